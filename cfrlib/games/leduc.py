@@ -1,0 +1,176 @@
+"""Leduc hold'em (Southey et al. 2005) and its larger variants.
+
+Rules (the defaults give standard Leduc). The deck has ``ranks`` ranks in ``suits`` suits
+(standard: J, Q, K in two suits, six cards). Each player antes ``ante`` chip(s) and is dealt one
+private card, player 0 first. A betting round follows, then one public *board* card is dealt and
+a second betting round follows. Player 0 acts first in both rounds. In round ``r`` a raise puts
+in ``raise_sizes[r]`` chips more than the opponent (standard: 2, then 4), and at most
+``max_raises[r]`` raises are allowed per round (standard: 2). The actions are
+
+* ``fold``: give up the pot (only when facing a raise);
+* ``call``: match the opponent (a *check* when there is nothing to match);
+* ``raise``: match and raise (a *bet* when there is nothing to match).
+
+A round ends when a player calls a raise or both check. At the showdown a player whose private
+card pairs the board wins; otherwise the higher private rank wins; equal ranks split the pot.
+The winner wins what the loser put in.
+
+Action order: ``fold``, ``call``, ``raise`` (only the legal ones are listed). Infoset keys read
+``"Ks|rc|Qh|c"``: the private card, round-1 betting (one letter per action), then, after the
+deal, the board card and round-2 betting. With ``suit_isomorphism=True`` cards that differ only in
+suit are the same card (the deal draws ranks with their multiplicities): the game is unchanged,
+but the tree has 288 infosets instead of 936.
+"""
+
+from __future__ import annotations
+
+from ..game import CHANCE, TERMINAL, Game, State
+
+RANK_NAMES = "23456789TJQKA"
+SUIT_NAMES = "shdc"
+ACTIONS = ("fold", "call", "raise")
+_LETTER = {"fold": "f", "call": "c", "raise": "r"}
+
+
+class Leduc(Game):
+    """Leduc hold'em with configurable deck, ante, raise sizes and raise caps."""
+
+    def __init__(self, ranks=3, suits=2, ante=1, raise_sizes=(2, 4), max_raises=2,
+                 suit_isomorphism=False):
+        if not (isinstance(ranks, int) and 2 <= ranks <= len(RANK_NAMES)):
+            raise ValueError(f"leduc: ranks must be an integer from 2 to 13, got {ranks!r}")
+        if not (isinstance(suits, int) and 1 <= suits <= len(SUIT_NAMES)):
+            raise ValueError(f"leduc: suits must be an integer from 1 to 4, got {suits!r}")
+        if ranks * suits < 3:
+            raise ValueError("leduc: the deck needs at least 3 cards (two private, one board)")
+        if isinstance(max_raises, int):
+            max_raises = (max_raises, max_raises)
+        if len(raise_sizes) != 2 or len(max_raises) != 2:
+            raise ValueError("leduc: raise_sizes and max_raises give one value per round (two rounds)")
+        if not all(x > 0 for x in raise_sizes) or ante <= 0:
+            raise ValueError(f"leduc: ante {ante!r} and raise sizes {raise_sizes!r} must be positive")
+        if not all(isinstance(m, int) and m >= 0 for m in max_raises):
+            raise ValueError(f"leduc: max_raises must be non-negative integers, got {max_raises!r}")
+        self.ranks, self.suits, self.ante = ranks, suits, ante
+        self.raise_sizes, self.max_raises = tuple(raise_sizes), tuple(max_raises)
+        self.suit_isomorphism = bool(suit_isomorphism)
+        names = RANK_NAMES[len(RANK_NAMES) - 1 - ranks:-1] if ranks < len(RANK_NAMES) else RANK_NAMES
+        self.rank_names = names
+        if self.suit_isomorphism:
+            self.cards = list(names)  # a card is a rank; the deck holds `suits` copies of each
+        else:
+            self.cards = [r + s for r in names for s in SUIT_NAMES[:suits]]
+        self._rank = {c: names.index(c[0]) for c in self.cards}
+        self.name = "leduc" if self._is_standard() else f"leduc{self._options()}"
+
+    def _is_standard(self):
+        return (self.ranks, self.suits, self.ante, self.raise_sizes, self.max_raises,
+                self.suit_isomorphism) == (3, 2, 1, (2, 4), (2, 2), False)
+
+    def _options(self):
+        return (f"(ranks={self.ranks}, suits={self.suits}, ante={self.ante}, "
+                f"raise_sizes={self.raise_sizes}, max_raises={self.max_raises}, "
+                f"suit_isomorphism={self.suit_isomorphism})")
+
+    def initial_state(self) -> "LeducState":
+        return LeducState(self, (), ("",), (self.ante, self.ante))
+
+    def deal_probabilities(self, dealt) -> list[tuple[str, float]]:
+        """The next card's distribution, given the cards already ``dealt``."""
+        if self.suit_isomorphism:
+            left = [(r, self.suits - dealt.count(r)) for r in self.cards]
+        else:
+            left = [(c, 1) for c in self.cards if c not in dealt]
+        left = [(c, n) for c, n in left if n > 0]
+        total = sum(n for _, n in left)
+        return [(c, n / total) for c, n in left]
+
+    def strength(self, private, board) -> tuple:
+        """Showdown strength of a private card with the board: pairs first, then rank."""
+        return (self._rank[private] == self._rank[board], self._rank[private])
+
+    def __repr__(self):
+        return "leduc()" if self._is_standard() else f"leduc{self._options()}"
+
+
+class LeducState(State):
+    """A Leduc history: cards dealt (two private, then the board), betting per round, chips in."""
+
+    __slots__ = ("game", "cards", "rounds", "chips")
+
+    def __init__(self, game, cards, rounds, chips):
+        self.game, self.cards, self.rounds, self.chips = game, cards, rounds, chips
+
+    def current_player(self):
+        betting = self.rounds[-1]
+        if betting.endswith("f"):
+            return TERMINAL
+        if len(self.cards) < 2:
+            return CHANCE
+        finished = betting == "cc" or betting.endswith("rc")
+        if finished:
+            return TERMINAL if len(self.rounds) == 2 else CHANCE
+        return len(betting) % 2
+
+    def chance_outcomes(self):
+        return self.game.deal_probabilities(self.cards)
+
+    def legal_actions(self):
+        p = self.current_player()
+        if p == CHANCE:
+            return [c for c, _ in self.chance_outcomes()]
+        if p == TERMINAL:
+            return []
+        r = len(self.rounds) - 1
+        facing = self.chips[1 - p] > self.chips[p]
+        actions = ["fold"] if facing else []
+        actions.append("call")
+        if self.rounds[-1].count("r") < self.game.max_raises[r]:
+            actions.append("raise")
+        return actions
+
+    def child(self, action):
+        if self.is_chance():
+            cards = self.cards + (action,)
+            rounds = self.rounds if len(cards) <= 2 else self.rounds + ("",)
+            return LeducState(self.game, cards, rounds, self.chips)
+        p = len(self.rounds[-1]) % 2
+        chips = list(self.chips)
+        if action == "call":
+            chips[p] = chips[1 - p]
+        elif action == "raise":
+            chips[p] = chips[1 - p] + self.game.raise_sizes[len(self.rounds) - 1]
+        return LeducState(self.game, self.cards,
+                          self.rounds[:-1] + (self.rounds[-1] + _LETTER[action],), tuple(chips))
+
+    def infoset_key(self):
+        p = self.current_player()
+        key = f"{self.cards[p]}|{self.rounds[0]}"
+        if len(self.rounds) == 2:
+            key += f"|{self.cards[2]}|{self.rounds[1]}"
+        return key
+
+    def returns(self):
+        betting = self.rounds[-1]
+        if betting.endswith("f"):
+            folder = (len(betting) - 1) % 2
+            u0 = -self.chips[0] if folder == 0 else self.chips[1]
+        else:
+            s0 = self.game.strength(self.cards[0], self.cards[2])
+            s1 = self.game.strength(self.cards[1], self.cards[2])
+            u0 = self.chips[1] if s0 > s1 else -self.chips[0] if s1 > s0 else 0
+        return float(u0), float(-u0)
+
+    def __repr__(self):
+        return f"LeducState(cards={self.cards}, rounds={self.rounds}, chips={self.chips})"
+
+
+def leduc(ranks=3, suits=2, ante=1, raise_sizes=(2, 4), max_raises=2,
+          suit_isomorphism=False) -> Leduc:
+    """Leduc hold'em; the defaults are the standard game (936 infosets, value -0.085606).
+
+    ``leduc(ranks=6)`` is the Short Deck Big Leduc deck (12 cards) and ``leduc(ranks=12,
+    max_raises=6)`` is Big Leduc (24 cards); see the book's chapter on extensive-form games.
+    """
+    return Leduc(ranks=ranks, suits=suits, ante=ante, raise_sizes=raise_sizes,
+                 max_raises=max_raises, suit_isomorphism=suit_isomorphism)

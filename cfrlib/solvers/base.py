@@ -1,0 +1,256 @@
+"""What every solver shares: iterating, strategies, convergence logs, saving and resuming.
+
+A solver subclass implements one iteration (:meth:`Solver._iteration`), its two strategies, and
+the arrays that make up its state; this module does the rest: argument checks, the
+``run(iterations, eval_every=...)`` loop with a progress bar and a :class:`ConvergenceLog`, and
+saving to / loading from ``.npz`` so that a long run can stop and resume without losing work.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import SolverError
+from ..evaluation import exploitability
+
+_REGISTRY: dict = {}
+
+
+def check_iterations(n, name="iterations") -> int:
+    """``n`` as an int, or a :class:`SolverError` if it is not a non-negative integer."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise SolverError(f"{name} must be a non-negative integer, got {n!r}")
+    if n < 0:
+        raise SolverError(f"{name} must be a non-negative integer, got {n}")
+    return int(n)
+
+
+def check_seed(seed) -> int:
+    """``seed`` as an int, or a :class:`SolverError` if it is not an integer."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise SolverError(f"seed must be an integer, got {seed!r}")
+    return int(seed)
+
+
+def check_two_player_constant_sum(game):
+    """Refuse games the CFR family cannot solve (the tree compiler checks the rest)."""
+    if getattr(game, "num_players", 2) != 2:
+        raise SolverError(f"{game.name} has {game.num_players} players; cfrlib solves two-player games")
+    if not hasattr(game, "initial_state"):
+        raise SolverError(f"{game!r} is not a game (it has no initial_state())")
+
+
+class ConvergenceLog:
+    """A solver's progress: at each evaluation point, the iteration, the nodes touched so far,
+    the seconds spent iterating so far (evaluation excluded) and the exploitability of the
+    average strategy."""
+
+    columns = ("iteration", "nodes_touched", "seconds", "exploitability")
+
+    def __init__(self, name="", rows=()):
+        self.name = name
+        self.rows = [tuple(r) for r in rows]
+
+    def append(self, iteration, nodes_touched, seconds, value):
+        self.rows.append((int(iteration), int(nodes_touched), float(seconds), float(value)))
+
+    def __getattr__(self, column):
+        if column in ConvergenceLog.columns:
+            i = ConvergenceLog.columns.index(column)
+            return np.array([r[i] for r in self.rows])
+        raise AttributeError(column)
+
+    def __len__(self):
+        return len(self.rows)
+
+    def to_dict(self) -> dict:
+        """``{column: list}`` plus the name, ready for JSON."""
+        out = {"name": self.name}
+        out.update({c: [r[i] for r in self.rows] for i, c in enumerate(self.columns)})
+        return out
+
+    @classmethod
+    def from_dict(cls, data) -> "ConvergenceLog":
+        return cls(data.get("name", ""), zip(*(data[c] for c in cls.columns)))
+
+    def __repr__(self):
+        lines = [f"ConvergenceLog({self.name!r}, {len(self.rows)} points)"]
+        lines.append(f"{'iteration':>10} {'nodes touched':>14} {'seconds':>9} {'exploitability':>15}")
+        shown = self.rows if len(self.rows) <= 8 else self.rows[:3] + [None] + self.rows[-4:]
+        for r in shown:
+            lines.append("       ..." if r is None else f"{r[0]:>10} {r[1]:>14,} {r[2]:>9.3f} {r[3]:>15.6g}")
+        return "\n".join(lines)
+
+
+class Solver:
+    """The interface of every solver in cfrlib.
+
+    Subclasses set :attr:`name`, implement :meth:`_iteration`, :meth:`average_strategy`,
+    :meth:`current_strategy`, :meth:`_params` (constructor keyword arguments) and
+    :meth:`_arrays` / :meth:`_restore` (their state), and register with :func:`register`.
+    """
+
+    name = "solver"
+
+    def __init__(self, game):
+        check_two_player_constant_sum(game)
+        self.game = game
+        self.iterations = 0
+        self.nodes_touched = 0
+        self.seconds = 0.0
+
+    # ----------------------------------------------------------------- to implement
+    def _iteration(self):
+        """Run iteration number ``self.iterations + 1`` and add to ``self.nodes_touched``."""
+        raise NotImplementedError
+
+    def average_strategy(self):
+        """The average strategy ``sigma-bar^T``, the one that converges to an equilibrium."""
+        raise NotImplementedError
+
+    def current_strategy(self):
+        """The current strategy ``sigma^{T+1}`` that the next iteration will play."""
+        raise NotImplementedError
+
+    def _params(self) -> dict:
+        return {}
+
+    def _arrays(self) -> dict:
+        raise NotImplementedError
+
+    def _restore(self, arrays: dict):
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------- shared
+    def iterate(self, iterations=1):
+        """Run ``iterations`` more iterations; returns the solver so calls can chain."""
+        n = check_iterations(iterations)
+        start = time.perf_counter()
+        with _deferred_interrupt() as interrupted:
+            try:
+                for _ in range(n):
+                    self._iteration()
+                    self.iterations += 1
+                    if interrupted:
+                        break
+            finally:
+                self.seconds += time.perf_counter() - start
+        return self
+
+    def exploitability(self) -> float:
+        """Exploitability (NashConv / 2) of the average strategy."""
+        return exploitability(self.game, self.average_strategy())
+
+    def run(self, iterations, eval_every=None, *, target_exploitability=None, progress=True,
+            log=None) -> ConvergenceLog:
+        """Iterate up to ``iterations`` more times, evaluating every ``eval_every`` iterations.
+
+        Evaluations happen at iteration counts divisible by ``eval_every`` and at the end; the
+        exploitability is that of the average strategy. With ``target_exploitability`` the run
+        stops at the first evaluation that reaches it. ``progress`` shows a progress bar
+        (a widget in notebooks, text on stderr in terminals). Appends to ``log`` when given, so
+        that a resumed run continues the same log. Interrupting the run (Ctrl-C) stops after the
+        current iteration and leaves the solver consistent.
+        """
+        n = check_iterations(iterations)
+        if eval_every is None:
+            eval_every = max(1, n // 50)
+        every = check_iterations(eval_every, "eval_every")
+        if every == 0:
+            raise SolverError("eval_every must be a positive integer")
+        if target_exploitability is not None and not target_exploitability > 0:
+            raise SolverError(f"target_exploitability must be positive, got {target_exploitability!r}")
+        log = log if log is not None else ConvergenceLog(self.name)
+        if not log.rows or log.rows[-1][0] != self.iterations:
+            log.append(self.iterations, self.nodes_touched, self.seconds, self.exploitability())
+        bar = _progress_bar(n, self.name) if progress else None
+        end = self.iterations + n
+        try:
+            while self.iterations < end:
+                step = min(every - self.iterations % every, end - self.iterations)
+                self.iterate(step)
+                if bar is not None:
+                    bar.update(step)
+                value = self.exploitability()
+                log.append(self.iterations, self.nodes_touched, self.seconds, value)
+                if bar is not None:
+                    bar.set_postfix(exploitability=f"{value:.3g}", refresh=False)
+                if target_exploitability is not None and value <= target_exploitability:
+                    break
+        finally:
+            if bar is not None:
+                bar.close()
+        return log
+
+    def save(self, path):
+        """Write the solver's whole state to ``path`` (``.npz``) so that :meth:`load` can resume it."""
+        meta = {"solver": type(self).__name__, "game": self.game.name, "params": self._params(),
+                "iterations": self.iterations, "nodes_touched": self.nodes_touched,
+                "seconds": self.seconds}
+        rng = getattr(self, "rng", None)
+        if rng is not None:
+            meta["rng"] = rng.bit_generator.state
+        arrays = {f"state_{k}": v for k, v in self._arrays().items()}
+        np.savez_compressed(path, meta=np.array(json.dumps(meta)), **arrays)
+
+    @classmethod
+    def load(cls, path, game):
+        """Rebuild a solver saved by :meth:`save` for ``game`` and restore its state."""
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                arrays = {k[len("state_"):]: data[k] for k in data.files if k.startswith("state_")}
+        except (OSError, ValueError, KeyError) as err:
+            raise SolverError(f"{path}: not a saved cfrlib solver ({err})") from None
+        klass = _REGISTRY.get(meta["solver"])
+        if klass is None or not issubclass(klass, cls):
+            raise SolverError(f"{path}: holds a {meta['solver']} solver, not a {cls.__name__}")
+        if meta["game"] != game.name:
+            raise SolverError(f"{path}: was saved for {meta['game']}, not for {game.name}")
+        solver = klass(game, **meta["params"])
+        solver._restore(arrays)
+        solver.iterations, solver.nodes_touched = meta["iterations"], meta["nodes_touched"]
+        solver.seconds = meta["seconds"]
+        if "rng" in meta:
+            solver.rng.bit_generator.state = meta["rng"]
+        return solver
+
+    def __repr__(self):
+        return f"<{type(self).__name__} on {self.game.name}: {self.iterations} iterations>"
+
+
+def register(klass):
+    """Class decorator: make a solver class loadable by :meth:`Solver.load`."""
+    _REGISTRY[klass.__name__] = klass
+    return klass
+
+
+@contextmanager
+def _deferred_interrupt():
+    """Turn Ctrl-C into a flag (a non-empty list) checked between iterations, then re-raise it
+    once the block ends, so that an iteration is never half applied."""
+    caught = []
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
+    previous = signal.signal(signal.SIGINT, lambda *args: caught.append(args))
+    try:
+        yield caught
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
+
+
+def _progress_bar(total, name):
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=name, unit="it", leave=False)

@@ -1,0 +1,195 @@
+"""Behaviour strategies: for every information set ``I``, a distribution ``sigma(I, .)`` over ``A(I)``.
+
+A :class:`Strategy` reads like a dictionary, ``strategy["Kb"] == {"pass": 0.0, "bet": 1.0}``,
+and is stored as one array of shape ``(num_infosets, max_actions)`` in the order of the game's
+compiled tree, which is what the solvers and the evaluation work with.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+from .errors import StrategyError
+
+_SUM_TOLERANCE = 1e-6
+
+
+class Strategy(Mapping):
+    """A strategy profile for both players of ``game`` (or one player's part of it).
+
+    Keys are infoset keys; values are ``{action: probability}`` dictionaries. When both players
+    have an infoset of the same name, use :meth:`player` to pick one.
+    """
+
+    def __init__(self, game, probs):
+        tree = game.tree()
+        probs = np.array(probs, dtype=float)
+        if probs.shape != tree.action_mask.shape:
+            raise StrategyError(f"a strategy for {game.name} needs an array of shape "
+                                f"{tree.action_mask.shape}, got {probs.shape}")
+        probs[~tree.action_mask] = 0.0
+        self.game, self.tree = game, tree
+        self._probs = probs
+        self._probs.flags.writeable = False
+
+    # -------------------------------------------------------------------- construction
+    @classmethod
+    def from_dict(cls, game, mapping, *, missing="error"):
+        """Build a strategy from ``{infoset key: {action: probability}}``.
+
+        Keys may also be ``(player, key)`` pairs. ``missing="uniform"`` fills infosets that the
+        mapping leaves out with the uniform distribution; ``"error"`` (the default) refuses them.
+        Raises :class:`~cfrlib.errors.StrategyError` for unknown infosets or actions,
+        probabilities that are negative or do not sum to 1, and missing infosets.
+        """
+        if missing not in ("error", "uniform"):
+            raise ValueError(f"missing must be 'error' or 'uniform', got {missing!r}")
+        tree = game.tree()
+        probs = np.full(tree.action_mask.shape, np.nan)
+        for key, dist in mapping.items():
+            I = _resolve(tree, key, game.name)
+            actions = tree.infoset_actions[I]
+            if not isinstance(dist, Mapping):
+                raise StrategyError(f"infoset {key!r}: expected {{action: probability}}, got {dist!r}")
+            unknown = [a for a in dist if a not in actions]
+            if unknown:
+                raise StrategyError(f"infoset {key!r}: unknown action(s) {unknown}; "
+                                    f"the legal actions are {list(actions)}")
+            row = np.zeros(tree.max_actions)
+            for a, q in dist.items():
+                try:
+                    row[actions.index(a)] = float(q)
+                except (TypeError, ValueError):
+                    raise StrategyError(f"infoset {key!r}, action {a!r}: {q!r} is not a probability") from None
+            n = len(actions)
+            if not np.all(np.isfinite(row)) or np.any(row < 0):
+                raise StrategyError(f"infoset {key!r}: probabilities {row[:n].tolist()} must be "
+                                    "finite and non-negative")
+            if abs(row.sum() - 1.0) > _SUM_TOLERANCE:
+                raise StrategyError(f"infoset {key!r}: probabilities {row[:n].tolist()} sum to "
+                                    f"{row.sum():.6g}, not 1")
+            probs[I] = row / row.sum()
+        unset = np.isnan(probs[:, 0])
+        if unset.any():
+            if missing == "error":
+                names = [tree.infoset_keys[I] for I in np.flatnonzero(unset)[:5]]
+                raise StrategyError(f"the strategy leaves out {int(unset.sum())} infoset(s) of "
+                                    f"{game.name}, for example {names}; pass missing='uniform' "
+                                    "to fill them uniformly")
+            probs[unset] = _uniform(tree)[unset]
+        return cls(game, probs)
+
+    @classmethod
+    def load(cls, path, game):
+        """Read a strategy saved by :meth:`save` and check that it fits ``game``."""
+        try:
+            data = json.loads(Path(path).read_text())
+        except json.JSONDecodeError as err:
+            raise StrategyError(f"{path}: not valid JSON ({err.msg} at line {err.lineno}, "
+                                f"column {err.colno})") from None
+        if not isinstance(data, dict) or "players" not in data:
+            raise StrategyError(f"{path}: expected an object with a 'players' list")
+        mapping = {}
+        for p, part in enumerate(data["players"]):
+            for key, dist in part.items():
+                mapping[(p, key)] = dist
+        return cls.from_dict(game, mapping)
+
+    def save(self, path):
+        """Write the strategy as JSON: ``{"game": ..., "players": [{key: {action: p}}, {...}]}``."""
+        payload = {"game": self.game.name, "players": [self.player(0), self.player(1)]}
+        Path(path).write_text(json.dumps(payload, indent=1))
+
+    # ------------------------------------------------------------------------- views
+    @property
+    def probs(self) -> np.ndarray:
+        """The read-only array ``sigma[I, a]`` in the tree's infoset order."""
+        return self._probs
+
+    def to_array(self) -> np.ndarray:
+        """A writable copy of :attr:`probs`."""
+        return self._probs.copy()
+
+    def player(self, p: int) -> dict:
+        """Player ``p``'s part: ``{infoset key: {action: probability}}`` in tree order."""
+        tree = self.tree
+        return {tree.infoset_keys[I]: self._row(I) for I in np.flatnonzero(tree.infoset_player == p)}
+
+    def _row(self, I):
+        return {a: float(q) for a, q in zip(self.tree.infoset_actions[I], self._probs[I])}
+
+    def __getitem__(self, key):
+        try:
+            I = _resolve(self.tree, key, self.game.name)
+        except StrategyError as err:
+            raise KeyError(str(err)) from None
+        return self._row(I)
+
+    def __iter__(self):
+        return iter(self.tree.infoset_keys)
+
+    def __len__(self):
+        return self.tree.num_infosets
+
+    def __eq__(self, other):
+        return (isinstance(other, Strategy) and other.tree is self.tree
+                and np.array_equal(other._probs, self._probs))
+
+    __hash__ = None
+
+    def format(self, digits=2, players=(0, 1)) -> str:
+        """Readable text, one infoset a line: ``Kb: pass 0.00, bet 1.00``."""
+        lines = []
+        for p in players:
+            lines.append(f"player {p}:")
+            for key, dist in self.player(p).items():
+                moves = ", ".join(f"{a} {q:.{digits}f}" for a, q in dist.items())
+                lines.append(f"  {key}: {moves}")
+        return "\n".join(lines)
+
+    def __str__(self):
+        return self.format()
+
+    def __repr__(self):
+        return f"<Strategy for {self.game.name}: {self.tree.num_infosets} infosets>"
+
+
+def uniform_strategy(game) -> Strategy:
+    """Every legal action with the same probability, ``sigma(I, a) = 1 / |A(I)|``."""
+    return Strategy(game, _uniform(game.tree()))
+
+
+def as_strategy(game, strategy) -> Strategy:
+    """Accept a :class:`Strategy`, a ``{key: {action: p}}`` mapping or an array for ``game``."""
+    if isinstance(strategy, Strategy):
+        if strategy.tree is not game.tree():
+            if strategy.tree.infoset_keys != game.tree().infoset_keys:
+                raise StrategyError(f"this strategy belongs to {strategy.game.name}, not {game.name}")
+            return Strategy(game, strategy.probs)
+        return strategy
+    if isinstance(strategy, Mapping):
+        return Strategy.from_dict(game, strategy)
+    return Strategy(game, strategy)
+
+
+def _uniform(tree):
+    return tree.action_mask / tree.infoset_num_actions[:, None]
+
+
+def _resolve(tree, key, game_name) -> int:
+    """The infoset index of ``key`` or ``(player, key)``; unambiguous or a clear error."""
+    if isinstance(key, tuple) and len(key) == 2 and key[0] in (0, 1):
+        if tree.has_infoset(*key):
+            return tree.infoset_index(*key)
+        raise StrategyError(f"player {key[0]} has no infoset {key[1]!r} in {game_name}")
+    found = [tree.infoset_index(p, key) for p in (0, 1) if tree.has_infoset(p, key)]
+    if not found:
+        raise StrategyError(f"{game_name} has no infoset {key!r}")
+    if len(found) > 1:
+        raise StrategyError(f"both players have an infoset {key!r} in {game_name}; "
+                            "use a (player, key) pair")
+    return found[0]
