@@ -81,6 +81,9 @@ class Game(ABC):
     """``u_0(z) + u_1(z)`` at every terminal (0 for zero-sum games)."""
     sum_tolerance: float = 1e-9
     """Largest relative deviation from :attr:`constant_sum` accepted at a terminal."""
+    player_scoped_infosets: bool = False
+    """Whether both players may use the same infoset name for different infosets (as game files
+    do). When False, a name used by both players is taken to be a mistake and refused."""
 
     @abstractmethod
     def initial_state(self) -> State:

@@ -72,7 +72,7 @@ class Strategy(Mapping):
             if abs(row.sum() - 1.0) > _SUM_TOLERANCE:
                 raise StrategyError(f"infoset {key!r}: probabilities {row[:n].tolist()} sum to "
                                     f"{row.sum():.6g}, not 1")
-            probs[I] = row / row.sum()
+            probs[I] = row if abs(row.sum() - 1.0) <= 1e-12 else row / row.sum()
         unset = np.isnan(probs[:, 0])
         if unset.any():
             if missing == "error":
@@ -136,7 +136,8 @@ class Strategy(Mapping):
         return self.tree.num_infosets
 
     def __eq__(self, other):
-        return (isinstance(other, Strategy) and other.tree is self.tree
+        return (isinstance(other, Strategy) and other.game.name == self.game.name
+                and (other.tree is self.tree or other.tree.infoset_keys == self.tree.infoset_keys)
                 and np.array_equal(other._probs, self._probs))
 
     __hash__ = None

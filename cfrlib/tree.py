@@ -161,6 +161,7 @@ def compile_game(game) -> Tree:
     """
     constant = float(game.constant_sum)
     tolerance = float(game.sum_tolerance)
+    scoped = bool(getattr(game, "player_scoped_infosets", False))
 
     states = [game.initial_state()]
     histories = [()]  # action path of each pending node, kept only for error messages
@@ -219,6 +220,12 @@ def compile_game(game) -> Tree:
                                 f"{_path(histories[i])} (infoset {key!r})")
             ident = (p, key)
             I = index.get(ident)
+            if I is None and not scoped and (1 - p, key) in index:
+                other = index[(1 - p, key)]
+                raise InfosetMismatchError(
+                    f"infoset {key!r}: player {p} acts at {_path(histories[i])} but player "
+                    f"{1 - p} acts at {_path(histories[inf_node[other]])} in the same infoset (a game "
+                    "whose infoset names are per player sets player_scoped_infosets = True)")
             if I is None:
                 I = index[ident] = len(inf_player)
                 if len(set(actions)) != len(actions):

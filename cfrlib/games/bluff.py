@@ -77,6 +77,8 @@ class BluffState(State):
         return len(self.actions) % 2
 
     def chance_outcomes(self):
+        if len(self.rolls) >= 2:
+            return super().chance_outcomes()
         return self.game.rolls[len(self.rolls)]
 
     def legal_actions(self):

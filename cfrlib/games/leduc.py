@@ -113,6 +113,8 @@ class LeducState(State):
         return len(betting) % 2
 
     def chance_outcomes(self):
+        if not self.is_chance():
+            return super().chance_outcomes()
         return self.game.deal_probabilities(self.cards)
 
     def legal_actions(self):
