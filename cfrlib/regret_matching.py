@@ -1,0 +1,145 @@
+"""Regret matching on matrix games (chapter 1), keeping every iteration so that it can be plotted.
+
+In a zero-sum matrix game with payoff matrix ``A`` (player 0 picks a row, player 1 a column,
+player 0 receives ``A[a, b]``), each player ``i`` at iteration ``t`` plays ``sigma_i^t``, and
+every action ``a`` has the instantaneous regret
+
+    r_i^t(a) = u_i(a, sigma_{-i}^t) - u_i(sigma^t),
+
+how much better ``a`` would have done against the other's mix. Regret matching plays
+``sigma_i^{t+1}(a) = [R_i^t(a)]^+ / sum_b [R_i^t(b)]^+`` (uniform when no regret is positive) with
+``R_i^t = R_i^{t-1} + r_i^t``; regret matching+ (RM+) clips instead, ``R_i^t = max(R_i^{t-1} + r_i^t, 0)``.
+Both players update simultaneously. The current strategies may cycle; the average strategies
+``sigma-bar_i^T = sum_t w_t sigma_i^t / sum_t w_t`` converge to an equilibrium, because the
+average regret ``max_a (1/T) sum_t r_i^t(a)`` goes to 0 (at rate ``1/sqrt(T)``).
+
+:mod:`cfrlib.textbook.regret_matching` is the same algorithm in a few readable lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import StrategyError
+from .games.matrix import MatrixGame, matrix_game
+from .solvers.base import check_iterations
+
+_SUM_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class RegretMatchingRun:
+    """Every iteration of a regret-matching run; row ``t - 1`` of each array is iteration ``t``.
+
+    ``current[i]`` (``T x |A_i|``): ``sigma_i^t``, the strategy played at iteration ``t``.
+    ``average[i]``: ``sigma-bar_i^t``, the weighted average of ``sigma_i^1 .. sigma_i^t``.
+    ``cumulative_regret[i]``: ``R_i^t(a)`` as regret matching keeps it (clipped for RM+).
+    ``regret[i]`` (length ``T``): the measured average regret ``max_a (1/t) sum_{s<=t} r_i^s(a)``.
+    ``exploitability`` (length ``T``): ``(max_a u_0(a, sigma-bar_1) - min_b u_0(sigma-bar_0, b)) / 2``,
+    the exploitability of the average profile.
+    """
+
+    game: MatrixGame
+    plus: bool
+    opponent: np.ndarray | None
+    current: tuple
+    average: tuple
+    cumulative_regret: tuple
+    regret: tuple
+    exploitability: np.ndarray
+
+    @property
+    def iterations(self) -> int:
+        return len(self.exploitability)
+
+    def average_strategy(self, player) -> dict:
+        """``{action: probability}`` of ``sigma-bar_i^T``."""
+        return dict(zip(self.game.actions[player], self.average[player][-1].tolist()))
+
+
+def run_regret_matching(game, iterations, *, opponent=None, plus=False, averaging="uniform",
+                    initial=None) -> RegretMatchingRun:
+    """Run regret matching (RM+ with ``plus=True``) on a matrix game for ``iterations`` rounds.
+
+    ``game`` is a :class:`~cfrlib.games.MatrixGame` or player 0's payoff matrix. Without
+    ``opponent`` both players learn (self-play); with ``opponent``, a mix over player 1's
+    actions, player 1 keeps playing it and only player 0 learns. ``averaging="linear"`` weights
+    iteration ``t`` by ``w_t = t`` in the average (``"uniform"``: ``w_t = 1``). ``initial`` is an
+    optional pair of starting mixes ``(sigma_0^1, sigma_1^1)``, either of which may be ``None``
+    (uniform).
+    """
+    if not isinstance(game, MatrixGame):
+        game = matrix_game(game)
+    T = check_iterations(iterations)
+    if averaging not in ("uniform", "linear"):
+        raise ValueError(f"averaging must be 'uniform' or 'linear', got {averaging!r}")
+    A = game.payoffs
+    sizes = A.shape
+    start = [None, None] if initial is None else list(initial)
+    if len(start) != 2:
+        raise StrategyError(f"initial must be a pair of mixes (player 0, player 1), got {initial!r}")
+    fixed = None
+    if opponent is not None:
+        if start[1] is not None:
+            raise StrategyError("initial[1] conflicts with opponent: player 1 plays the fixed mix")
+        fixed = _check_mix(opponent, game.column_actions, "opponent")
+        start[1] = fixed
+    sigma = [_check_mix(s, acts, f"initial[{i}]") if s is not None else np.full(n, 1.0 / n)
+             for i, (s, acts, n) in enumerate(zip(start, game.actions, sizes))]
+
+    current = [np.empty((T, n)) for n in sizes]
+    average = [np.empty((T, n)) for n in sizes]
+    cumulative = [np.empty((T, n)) for n in sizes]
+    regret = [np.empty(T) for _ in sizes]
+    exploitability = np.empty(T)
+    R = [np.zeros(n) for n in sizes]             # R_i^t as regret matching keeps it
+    true_regret = [np.zeros(n) for n in sizes]   # sum_s r_i^s, never clipped
+    weighted_sum = [np.zeros(n) for n in sizes]
+    total_weight = 0.0
+    for t in range(1, T + 1):
+        values = (A @ sigma[1], -(sigma[0] @ A))  # u_i(a, sigma_{-i}^t) for every action a
+        weight = float(t) if averaging == "linear" else 1.0
+        total_weight += weight
+        for i in (0, 1):
+            current[i][t - 1] = sigma[i]
+            weighted_sum[i] += weight * sigma[i]
+            average[i][t - 1] = weighted_sum[i] / total_weight
+            r = values[i] - sigma[i] @ values[i]
+            true_regret[i] += r
+            regret[i][t - 1] = true_regret[i].max() / t
+            R[i] = np.maximum(R[i] + r, 0.0) if plus else R[i] + r
+            cumulative[i][t - 1] = R[i]
+        exploitability[t - 1] = ((A @ average[1][t - 1]).max() - (average[0][t - 1] @ A).min()) / 2.0
+        sigma = [_match(R[0]), fixed if fixed is not None else _match(R[1])]
+    return RegretMatchingRun(game, bool(plus), fixed, tuple(current), tuple(average),
+                             tuple(cumulative), tuple(regret), exploitability)
+
+
+def _match(R):
+    """``[R]^+ / sum [R]^+``, uniform when no regret is positive."""
+    positive = np.maximum(R, 0.0)
+    total = positive.sum()
+    return positive / total if total > 0.0 else np.full(len(R), 1.0 / len(R))
+
+
+def _check_mix(mix, actions, name):
+    """A probability vector over ``actions`` from a sequence or ``{action: probability}``."""
+    if isinstance(mix, dict):
+        unknown = [a for a in mix if a not in actions]
+        if unknown:
+            raise StrategyError(f"{name}: unknown action(s) {unknown}; the actions are {list(actions)}")
+        mix = [mix.get(a, 0.0) for a in actions]
+    try:
+        p = np.array(mix, dtype=float)
+    except (TypeError, ValueError):
+        raise StrategyError(f"{name}: {mix!r} is not a list of probabilities") from None
+    if p.shape != (len(actions),):
+        raise StrategyError(f"{name}: expected {len(actions)} probabilities (one per action "
+                            f"{list(actions)}), got {p.size if p.ndim == 1 else p.shape}")
+    if not np.all(np.isfinite(p)) or np.any(p < 0):
+        raise StrategyError(f"{name}: probabilities {p.tolist()} must be finite and non-negative")
+    if abs(p.sum() - 1.0) > _SUM_TOLERANCE:
+        raise StrategyError(f"{name}: probabilities {p.tolist()} sum to {p.sum():.6g}, not 1")
+    return p

@@ -1,0 +1,138 @@
+"""Counterfactual regret minimization by plain recursion over the game's histories.
+
+This is chapters 4, 7 and 8 written the way the math reads: one recursive walk of the state API
+(:class:`cfrlib.game.State`) per player and iteration, one :class:`InfoSet` of dictionaries per
+information set. The variants are small, clearly marked changes switched on by flags:
+
+* ``plus``: regret matching+, ``R^t = max(R^{t-1} + r^t, 0)`` (CFR+);
+* ``linear``: iteration ``t``'s regret counts ``t`` times, ``R^T = sum_t t r^t`` (Linear CFR);
+* ``discount=(alpha, beta)``: after each iteration, multiply positive ``R`` by
+  ``t^alpha / (t^alpha + 1)`` and negative ``R`` by ``t^beta / (t^beta + 1)`` (DCFR);
+* ``predictive``: play regret matching on ``R^t + r^t`` (predictive CFR+);
+* ``gamma``: iteration ``t`` adds to the average strategy with weight ``t^gamma``
+  (0 uniform, 1 linear, 2 quadratic);
+* ``alternating``: player 0 updates, then player 1 walks against player 0's new strategy;
+  otherwise both update after one walk with ``sigma^t``;
+* ``pruning``: skip the subtree below a node where no update can happen (the two-phase cut).
+
+:class:`cfrlib.solvers.fullwidth.FullWidthCFR` computes the same numbers on the compiled tree;
+the tests check that the two agree to 1e-12.
+"""
+
+from __future__ import annotations
+
+from .regret_matching import regret_matching
+
+
+class InfoSet:
+    """What CFR remembers about one information set ``I``."""
+
+    def __init__(self, actions):
+        self.actions = actions                                        # A(I)
+        self.regret = {a: 0.0 for a in actions}                       # R^t(I, a)
+        self.instant = {a: 0.0 for a in actions}                      # r^t(I, a), this iteration
+        self.strategy = {a: 1.0 / len(actions) for a in actions}      # sigma^t(I, a), uniform at t = 1
+        self.strategy_sum = {a: 0.0 for a in actions}                 # sum_t w_t pi_i(h) sigma^t(I, a)
+
+    def average(self):
+        """``sigma-bar(I, a)``: the normalised strategy sum (uniform if ``I`` was never reached)."""
+        total = sum(self.strategy_sum.values())
+        if total > 0.0:
+            return {a: s / total for a, s in self.strategy_sum.items()}
+        return {a: 1.0 / len(self.actions) for a in self.actions}
+
+
+class TextbookCFR:
+    """Vanilla CFR and its variants (see the module docstring for the flags)."""
+
+    def __init__(self, game, *, plus=False, linear=False, discount=None, predictive=False,
+                 gamma=0.0, alternating=True, pruning=False):
+        self.game = game
+        self.plus, self.linear, self.discount, self.predictive = plus, linear, discount, predictive
+        self.gamma, self.alternating, self.pruning = gamma, alternating, pruning
+        self.infosets = {}                                            # (player, key) -> InfoSet
+        self.t = 0
+        self.nodes_touched = 0
+
+    def iterate(self, iterations=1):
+        for _ in range(iterations):
+            self.t += 1
+            self.weight = self.t ** self.gamma                        # w_t = t^gamma
+            root = self.game.initial_state()
+            if self.alternating:
+                for i in (0, 1):
+                    self.walk(root, (1.0, 1.0, 1.0), updating=(i,))
+                    self.update(i)
+            else:
+                self.walk(root, (1.0, 1.0, 1.0), updating=(0, 1))
+                self.update(0)
+                self.update(1)
+        return self
+
+    def walk(self, h, reach, updating):
+        """Return ``u_0(h)``, player 0's expected utility below ``h`` under ``sigma^t``; on the way
+        add ``r^t(I, a)`` and the average-strategy terms of the ``updating`` players.
+
+        ``reach = (pi_0(h), pi_1(h), pi_c(h))``.
+        """
+        self.nodes_touched += 1
+        if h.is_terminal():
+            return h.returns()[0]                                     # u_0(z)
+        if h.is_chance():
+            return sum(p * self.walk(h.child(o), (reach[0], reach[1], reach[2] * p), updating)
+                       for o, p in h.chance_outcomes())
+        i = h.current_player()
+        info = self.infosets.get((i, h.infoset_key()))
+        if info is None:
+            info = self.infosets[(i, h.infoset_key())] = InfoSet(h.legal_actions())
+
+        def others(p):                                                # pi_{-p}(h): chance and opponent
+            return reach[1 - p] * reach[2]
+
+        # Pruning: below here every regret term has weight pi_{-p}(h) = 0 and every average
+        # term pi_p(h) = 0, for each updating player p, so the subtree changes nothing.
+        if self.pruning and i in updating and all(reach[p] == 0.0 and others(p) == 0.0 for p in updating):
+            return 0.0
+
+        value = {}                                                    # u_0(ha)
+        for a in info.actions:
+            child = list(reach)
+            child[i] *= info.strategy[a]                              # pi_i(ha) = pi_i(h) sigma(I, a)
+            value[a] = self.walk(h.child(a), tuple(child), updating)
+        v = sum(info.strategy[a] * value[a] for a in info.actions)    # u_0(h)
+
+        if i in updating:
+            sign = 1.0 if i == 0 else -1.0                            # u_1 = -u_0 (plus a constant)
+            for a in info.actions:
+                info.instant[a] += others(i) * sign * (value[a] - v)  # r(I, a) += pi_{-i}(h) (v_i(ha) - v_i(h))
+                info.strategy_sum[a] += self.weight * reach[i] * info.strategy[a]
+        return v
+
+    def update(self, player):
+        """Turn this iteration's ``r^t`` into ``R^t`` and the next strategy ``sigma^{t+1}``."""
+        t = self.t
+        for (p, _), info in self.infosets.items():
+            if p != player:
+                continue
+            for a in info.actions:
+                r = info.instant[a] * (t if self.linear else 1.0)     # Linear CFR: weight t
+                info.regret[a] += r                                   # R^t = R^{t-1} + r^t
+                if self.plus:
+                    info.regret[a] = max(info.regret[a], 0.0)         # CFR+: clip at 0
+                if self.discount:
+                    alpha, beta = self.discount                       # DCFR: discount by sign
+                    e = alpha if info.regret[a] >= 0.0 else beta
+                    info.regret[a] *= t ** e / (t ** e + 1.0)
+            if self.predictive:                                       # predict r^{t+1} by r^t
+                guess = {a: info.regret[a] + info.instant[a] for a in info.actions}
+                info.strategy = regret_matching(guess)
+            else:
+                info.strategy = regret_matching(info.regret)
+            info.instant = {a: 0.0 for a in info.actions}
+
+    def average_strategy(self):
+        """``{(player, key): {action: probability}}`` for every infoset met so far."""
+        return {key: info.average() for key, info in self.infosets.items()}
+
+    def current_strategy(self):
+        return {key: dict(info.strategy) for key, info in self.infosets.items()}

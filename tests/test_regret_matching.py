@@ -1,0 +1,118 @@
+"""Regret matching on matrix games (chapter 1): histories, convergence, agreement, bad input."""
+
+import numpy as np
+import pytest
+
+from cfrlib import games
+from cfrlib.errors import SolverError, StrategyError
+from cfrlib.regret_matching import run_regret_matching
+from cfrlib.solvers.fullwidth import CFR, CFRPlus
+from cfrlib.textbook.regret_matching import regret_matching as match, self_play
+
+START = ([0.5, 0.3, 0.2], [0.1, 0.1, 0.8])
+
+
+def test_history_shapes_and_first_row():
+    run = run_regret_matching(games.rps(), 50, initial=START)
+    assert run.iterations == 50
+    for i in (0, 1):
+        assert run.current[i].shape == run.average[i].shape == run.cumulative_regret[i].shape == (50, 3)
+        assert np.array_equal(run.current[i][0], START[i]) and np.array_equal(run.average[i][0], START[i])
+        assert np.allclose(run.current[i].sum(axis=1), 1.0) and np.allclose(run.average[i].sum(axis=1), 1.0)
+    # The average is the running mean of the current strategies.
+    assert np.allclose(run.average[0], np.cumsum(run.current[0], axis=0) / np.arange(1, 51)[:, None])
+
+
+def test_uniform_start_in_rps_is_already_the_equilibrium():
+    run = run_regret_matching(games.rps(), 20)
+    assert np.all(run.current[0] == 1 / 3) and np.all(run.exploitability == 0.0)
+
+
+@pytest.mark.parametrize("plus", [False, True])
+def test_self_play_converges_to_the_equilibrium_of_rps(plus):
+    run = run_regret_matching(games.rps(), 5000, plus=plus, initial=START)
+    assert np.allclose(run.average[0][-1], 1 / 3, atol=0.01)
+    assert run.exploitability[-1] < 0.02 < run.exploitability[9]
+    # The measured average regret vanishes like 1/sqrt(T) or faster.
+    for i in (0, 1):
+        assert run.regret[i][-1] < 2.0 / np.sqrt(5000)
+
+
+def test_the_current_strategy_of_rm_cycles_but_the_average_settles():
+    run = run_regret_matching(games.rps(), 3000, initial=START)
+    assert np.ptp(run.current[0][-1000:], axis=0).min() > 0.9   # swings between nearly pure actions
+    assert np.ptp(run.average[0][-1000:], axis=0).max() < 0.05
+
+
+def test_against_a_biased_opponent_learns_the_best_response():
+    run = run_regret_matching(games.rps(), 2000, opponent={"rock": 0.5, "paper": 0.25, "scissors": 0.25})
+    assert np.all(run.current[1] == [0.5, 0.25, 0.25])
+    assert run.average_strategy(0)["paper"] > 0.99
+    assert 0 < run.regret[0][-1] < 0.01
+
+
+def test_rm_plus_keeps_clipped_regrets_and_linear_averaging_weights_t():
+    run = run_regret_matching(games.rps(), 40, plus=True, averaging="linear", initial=START)
+    assert min(r.min() for r in run.cumulative_regret) == 0.0
+    weights = np.arange(1, 41)[:, None]
+    assert np.allclose(run.average[1], np.cumsum(weights * run.current[1], axis=0) / np.cumsum(weights, axis=0))
+
+
+@pytest.mark.parametrize("plus", [False, True])
+def test_textbook_agrees(plus):
+    rng = np.random.default_rng(7)
+    game = games.matrix_game(rng.normal(size=(3, 4)))
+    run = run_regret_matching(game, 200, plus=plus)
+    textbook = self_play(game, 200, plus=plus)
+    for i in (0, 1):
+        assert np.allclose([textbook[i][a] for a in game.actions[i]], run.average[i][-1], rtol=0, atol=1e-12)
+
+
+def test_simultaneous_cfr_on_the_matrix_game_is_regret_matching():
+    """A matrix game is an extensive-form game with one infoset a player: CFR there is RM."""
+    rng = np.random.default_rng(3)
+    game = games.matrix_game(rng.normal(size=(4, 3)))
+    run = run_regret_matching(game, 60)
+    cfr = CFR(game, alternating=False).iterate(60)
+    plus = run_regret_matching(game, 60, plus=True, averaging="linear")
+    cfr_plus = CFRPlus(game, alternating=False).iterate(60)
+    for i, key in ((0, "P0"), (1, "P1")):
+        n = len(game.actions[i])
+        assert np.allclose(list(cfr.average_strategy().player(i)[key].values())[:n], run.average[i][-1], atol=1e-12)
+        assert np.allclose(list(cfr_plus.average_strategy().player(i)[key].values())[:n], plus.average[i][-1],
+                           atol=1e-12)
+
+
+def test_textbook_regret_matching():
+    assert match({"a": 2.0, "b": -1.0, "c": 6.0}) == {"a": 0.25, "b": 0.0, "c": 0.75}
+    assert match({"a": -2.0, "b": 0.0}) == {"a": 0.5, "b": 0.5}
+
+
+@pytest.mark.parametrize("opponent, message", [
+    ([0.5, 0.4], "expected 3 probabilities"),
+    ([0.5, 0.4, 0.2], "sum to 1.1, not 1"),
+    ([1.2, -0.2, 0.0], "finite and non-negative"),
+    ([np.nan, 0.5, 0.5], "finite and non-negative"),
+    ({"rock": 0.5, "lizard": 0.5}, "unknown action"),
+    ("rock", "not a list of probabilities")])
+def test_bad_opponent_mixes(opponent, message):
+    with pytest.raises(StrategyError, match=message):
+        run_regret_matching(games.rps(), 10, opponent=opponent)
+
+
+def test_bad_arguments():
+    with pytest.raises(SolverError, match="non-negative integer"):
+        run_regret_matching(games.rps(), -1)
+    with pytest.raises(SolverError, match="non-negative integer"):
+        run_regret_matching(games.rps(), 2.5)
+    with pytest.raises(StrategyError, match="conflicts with opponent"):
+        run_regret_matching(games.rps(), 5, opponent=[1, 0, 0], initial=(None, [0, 1, 0]))
+    with pytest.raises(StrategyError, match=r"initial\[0\]"):
+        run_regret_matching(games.rps(), 5, initial=([1, 1, 0], None))
+    with pytest.raises(ValueError, match="averaging"):
+        run_regret_matching(games.rps(), 5, averaging="quadratic")
+
+
+def test_a_payoff_matrix_is_accepted_and_zero_iterations_give_empty_histories():
+    run = run_regret_matching([[1.0, -1.0], [-1.0, 1.0]], 0)
+    assert run.iterations == 0 and run.current[0].shape == (0, 2)
