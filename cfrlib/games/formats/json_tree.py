@@ -1,0 +1,301 @@
+"""The JSON game-tree format of the Rust ``cfr`` crate, read and written exactly.
+
+A node is one of::
+
+    {"terminal": <number>}                       player 0's payoff (player 1 gets its negative)
+    {"chance": {"infoset": <string>,             optional: chance nodes with one distribution
+                "outcomes": {"<outcome>": {"prob": <number>, "state": <node>}, ...}}}
+    {"player": {"player_one": <bool>,            true for player 0, false for player 1
+                "infoset": <string>,
+                "actions": {"<action>": <node>, ...}}}
+
+Outcomes and actions keep the order of the file. As in the Rust crate, other keys inside
+``chance``, ``player`` and outcome objects are ignored; a repeated key is an error rather than
+silently dropped. Errors name the place: a line and column for text that is not JSON, a JSON
+path such as ``$.chance.outcomes.single.state.player`` for JSON that is not a game tree.
+
+Nothing here recurses: Python's ``json`` module reads ordinary files and an iterative reader
+takes over for text nested deeper than Python's recursion limit (and to locate any error), so
+a game of any depth loads. Payoffs are player 0's only, so a constant-sum game with a non-zero
+sum is written as the zero-sum game with the same ``u_0`` (and the same equilibria).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from json.decoder import scanstring
+
+from ..explicit import ExplicitGame, Node
+from ...game import CHANCE, TERMINAL
+from .errors import JsonFormatError
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_LITERALS = {"true": True, "false": False, "null": None}
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+class _Object(list):
+    """A JSON object as its list of ``(key, value)`` pairs: order and repeated keys are kept."""
+
+
+class _NotStrictJson(Exception):
+    """NaN or Infinity, which Python's reader accepts and JSON does not."""
+
+
+def _reject_constant(name):
+    raise _NotStrictJson(name)
+
+
+def parse_json(text: str, source: str = "<text>"):
+    """Parse strict JSON into Python values, objects as ordered ``(key, value)`` pair lists."""
+    try:
+        return json.loads(text, object_pairs_hook=_Object, parse_constant=_reject_constant)
+    except (ValueError, RecursionError, _NotStrictJson):
+        return _parse_iteratively(text, source)
+
+
+def _parse_iteratively(text, source):
+    """The same language as :func:`parse_json`, with an explicit stack instead of recursion."""
+    stack = []  # open containers, each [container, pending key]
+    pos, end = _skip(text, 0), len(text)
+
+    def fail(message, at):
+        line = text.count("\n", 0, at) + 1
+        column = at - text.rfind("\n", 0, at)
+        raise JsonFormatError(f"{source}: not valid JSON at line {line}, column {column}: {message}")
+
+    def key_and_colon(at):
+        if text.startswith('"', at):
+            try:
+                key, at = scanstring(text, at + 1)
+            except ValueError as err:
+                fail(err.msg, err.pos)
+            at = _skip(text, at)
+            if text.startswith(":", at):
+                stack[-1][1] = key
+                return _skip(text, at + 1)
+            fail("expected ':' after an object key", at)
+        fail("expected a string key in double quotes", at)
+
+    while True:
+        if pos >= end:
+            fail("expected a value, found the end of the text", pos)
+        char = text[pos]
+        if char in "{[":
+            pos = _skip(text, pos + 1)
+            closing = "}" if char == "{" else "]"
+            if text.startswith(closing, pos):
+                value, pos = (_Object() if char == "{" else []), pos + 1
+            else:
+                stack.append([_Object() if char == "{" else [], None])
+                if char == "{":
+                    pos = key_and_colon(pos)
+                continue
+        elif char == '"':
+            try:
+                value, pos = scanstring(text, pos + 1)
+            except ValueError as err:
+                fail(err.msg, err.pos)
+        elif (match := _NUMBER.match(text, pos)) is not None:
+            try:
+                value = float(match.group()) if match.group(1, 2) != (None, None) else int(match.group())
+            except ValueError:
+                fail("a number with too many digits", pos)
+            pos = match.end()
+        else:
+            word = re.match(r"[A-Za-z]+", text[pos:pos + 16])
+            if word is None or word.group() not in _LITERALS:
+                found = repr(word.group()) if word else repr(char)
+                fail(f"expected a value, found {found}", pos)
+            value, pos = _LITERALS[word.group()], pos + len(word.group())
+        # A value is complete: attach it, closing every container it completes.
+        while True:
+            pos = _skip(text, pos)
+            if not stack:
+                if pos != end:
+                    fail("extra text after the JSON value", pos)
+                return value
+            container, key = stack[-1]
+            container.append((key, value) if isinstance(container, _Object) else value)
+            closing = "}" if isinstance(container, _Object) else "]"
+            if text.startswith(",", pos):
+                pos = _skip(text, pos + 1)
+                if isinstance(container, _Object):
+                    pos = key_and_colon(pos)
+                break
+            if not text.startswith(closing, pos):
+                fail(f"expected ',' or '{closing}'", pos)
+            value, pos = stack.pop()[0], pos + 1
+
+
+def _skip(text, pos):
+    return _WHITESPACE.match(text, pos).end()
+
+
+# ------------------------------------------------------------------------------- reading
+def read_json(text: str, source: str = "<text>", name: str = "json game") -> ExplicitGame:
+    """The game written as a JSON tree in ``text`` (``source`` names it in error messages)."""
+    pending = [(parse_json(text, source), "$")]
+    nodes = []
+    while len(nodes) < len(pending):
+        value, path = pending[len(nodes)]
+        pending[len(nodes)] = None  # keep only the frontier alive
+        kind, body = _node_kind(value, path, source)
+        path = f"{path}.{kind}"
+        if kind == "terminal":
+            u0 = _number(body, path, source)
+            nodes.append(Node(TERMINAL, payoffs=(u0, -u0)))
+            continue
+        fields = _fields(body, path, source)
+        first = len(pending)
+        if kind == "chance":
+            outcomes = _fields(_required(fields, "outcomes", path, source, _Object),
+                               f"{path}.outcomes", source)
+            labels, probs = [], []
+            for label, outcome in outcomes.items():
+                where = f"{path}.outcomes{_key(label)}"
+                parts = _fields(_expect(outcome, _Object, where, source), where, source)
+                probs.append(_number(_required(parts, "prob", where, source), where + ".prob", source))
+                pending.append((_required(parts, "state", where, source), where + ".state"))
+                labels.append(label)
+            infoset = fields.get("infoset")
+            if infoset is not None:
+                _expect(infoset, str, f"{path}.infoset", source)
+            node = Node(CHANCE, infoset, tuple(labels), (), tuple(probs))
+        else:
+            player_one = _required(fields, "player_one", path, source, bool)
+            infoset = _required(fields, "infoset", path, source, str)
+            actions = _fields(_required(fields, "actions", path, source, _Object),
+                              f"{path}.actions", source)
+            labels = tuple(actions)
+            pending.extend((child, f"{path}.actions{_key(label)}") for label, child in actions.items())
+            node = Node(0 if player_one else 1, infoset, labels, ())
+        nodes.append(Node(node.player, node.infoset, node.labels,
+                          tuple(range(first, len(pending))), node.probs))
+    return ExplicitGame(nodes, name=name, locate=lambda game, n: f"{source} at {json_path(game, n)}")
+
+
+def json_path(game, n) -> str:
+    """The JSON path of node ``n`` of ``game`` as the JSON format writes it, ending in its kind."""
+    steps = []
+    child = n
+    while child > 0:
+        parent = game.parents[child]
+        node = game.nodes[parent]
+        label = _key(node.labels[node.children.index(child)])
+        steps.append(f".chance.outcomes{label}.state" if node.player == CHANCE
+                     else f".player.actions{label}")
+        child = parent
+    kind = {TERMINAL: "terminal", CHANCE: "chance"}.get(game.nodes[n].player, "player")
+    return "$" + "".join(reversed(steps)) + "." + kind
+
+
+def _node_kind(value, path, source):
+    """``(kind, body)`` of a node object, which has exactly one of the three keys."""
+    if not isinstance(value, _Object) or len(value) != 1 or value[0][0] not in ("terminal", "chance", "player"):
+        found = ("keys " + ", ".join(repr(k) for k, _ in value)) if isinstance(value, _Object) else _kind_of(value)
+        raise JsonFormatError(f"{source} at {path}: a node is an object with exactly one key, "
+                              f"'terminal', 'chance' or 'player'; found {found}")
+    return value[0]
+
+
+def _fields(obj, path, source) -> dict:
+    keys = [k for k, _ in obj]
+    if len(set(keys)) != len(keys):
+        repeated = next(k for i, k in enumerate(keys) if k in keys[:i])
+        raise JsonFormatError(f"{source} at {path}: the key {repeated!r} appears twice")
+    return dict(obj)
+
+
+def _required(fields, key, path, source, kind=None):
+    if key not in fields:
+        raise JsonFormatError(f"{source} at {path}: missing the key {key!r}")
+    value = fields[key]
+    return value if kind is None else _expect(value, kind, f"{path}{_key(key)}", source)
+
+
+def _expect(value, kind, path, source):
+    if not isinstance(value, kind):
+        wanted = {_Object: "an object", str: "a string", bool: "true or false"}[kind]
+        raise JsonFormatError(f"{source} at {path}: expected {wanted}, found {_kind_of(value)}")
+    return value
+
+
+def _number(value, path, source) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise JsonFormatError(f"{source} at {path}: expected a number, found {_kind_of(value)}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number):
+        raise JsonFormatError(f"{source} at {path}: {value!r} is too large for a float")
+    return number
+
+
+def _kind_of(value) -> str:
+    if isinstance(value, _Object):
+        return "an object"
+    return {list: "an array", str: "a string", bool: "true or false", type(None): "null"}.get(
+        type(value), f"the number {value!r}" if isinstance(value, (int, float)) else repr(value))
+
+
+def _key(label) -> str:
+    return f".{label}" if _IDENTIFIER.match(label) else f"[{json.dumps(label)}]"
+
+
+# ------------------------------------------------------------------------------- writing
+_MAX_INDENT_LEVEL = 60
+
+
+def write_json(game: ExplicitGame, indent: int = 2) -> str:
+    """The JSON tree of ``game`` (an :class:`~cfrlib.games.explicit.ExplicitGame`), with player 0's
+    payoffs at terminals.
+
+    Indentation stops growing after 60 levels, so that the text of a deep tree stays
+    proportional to its number of nodes.
+    """
+    out = []
+    work = [(0, 0)]  # (node, depth) to write, or a piece of text
+    while work:
+        item = work.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        n, depth = item
+        node = game.nodes[n]
+        if node.player == TERMINAL:
+            out.append(f'{{"terminal": {_json_number(node.payoffs[0])}}}')
+            continue
+        pad = [" " * (indent * min(depth + k, _MAX_INDENT_LEVEL)) for k in range(4)]
+        pieces = []
+        if node.player == CHANCE:
+            head = [f'{{\n{pad[1]}"chance": {{\n']
+            if node.infoset is not None:
+                head.append(f'{pad[2]}"infoset": {json.dumps(node.infoset)},\n')
+            head.append(f'{pad[2]}"outcomes": {{\n')
+            pieces.append("".join(head))
+            for i, (label, c, q) in enumerate(zip(node.labels, node.children, node.probs)):
+                comma = "," if i + 1 < len(node.labels) else ""
+                pieces += [f'{pad[3]}{json.dumps(label)}: {{"prob": {_json_number(q)}, "state": ',
+                           (c, depth + 3), f"}}{comma}\n"]
+            pieces.append(f"{pad[2]}}}\n{pad[1]}}}\n{pad[0]}}}")
+        else:
+            pieces.append(f'{{\n{pad[1]}"player": {{\n'
+                          f'{pad[2]}"player_one": {"true" if node.player == 0 else "false"},\n'
+                          f'{pad[2]}"infoset": {json.dumps(node.infoset)},\n'
+                          f'{pad[2]}"actions": {{\n')
+            for i, (label, c) in enumerate(zip(node.labels, node.children)):
+                comma = "," if i + 1 < len(node.labels) else ""
+                pieces += [f"{pad[3]}{json.dumps(label)}: ", (c, depth + 3), f"{comma}\n"]
+            pieces.append(f"{pad[2]}}}\n{pad[1]}}}\n{pad[0]}}}")
+        work.extend(reversed(pieces))
+    out.append("\n")
+    return "".join(out)
+
+
+def _json_number(x) -> str:
+    return repr(float(x))
