@@ -1,0 +1,353 @@
+"""The book's figures: one look for every chapter.
+
+* :func:`new_figure` applies :func:`style` and returns ``(fig, axes)``;
+* :func:`plot_loglog` and :func:`plot_convergence` draw error curves on log-log axes (a rate
+  ``O(T^-k)`` is a straight line of slope ``-k``);
+* :func:`draw_game_tree` draws a small extensive-form game with its information sets marked;
+* :func:`plot_simplex` draws three-action strategies as points of the probability triangle.
+
+matplotlib is imported inside the functions, so ``import cfrlib`` does not load it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from .errors import CfrlibError
+from .game import CHANCE, TERMINAL
+
+PLAYER_COLORS = {0: "#1f5fa8", 1: "#c0392b", CHANCE: "#7f7f7f", TERMINAL: "#222222"}
+"""Colours of player 0, player 1, chance and terminal nodes, shared by every figure."""
+
+AXIS_LABELS = {
+    "iteration": "iterations $T$",
+    "nodes_touched": "nodes touched",
+    "seconds": "time (seconds)",
+    "exploitability": "exploitability (chips per game)",
+}
+"""Axis labels (with units) of the columns of a :class:`~cfrlib.solvers.base.ConvergenceLog`."""
+
+_STYLE = {
+    "figure.figsize": (6.4, 4.0),
+    "figure.dpi": 100,
+    "savefig.dpi": 100,
+    "font.size": 10,
+    "axes.titlesize": 11,
+    "axes.labelsize": 10,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "grid.linewidth": 0.6,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "legend.frameon": False,
+    "legend.fontsize": 9,
+    "lines.linewidth": 1.8,
+    "svg.hashsalt": "cfrlib",
+}
+
+
+def style() -> None:
+    """Apply the book's matplotlib settings (sizes, fonts, grid, no top or right spine)."""
+    import matplotlib as mpl
+
+    mpl.rcParams.update(_STYLE)
+
+
+def new_figure(nrows=1, ncols=1, width=None, height=None, **kwargs):
+    """A styled figure: ``plt.subplots(nrows, ncols)`` after :func:`style`, in inches.
+
+    Returns ``(fig, ax)`` for one panel and ``(fig, axes)`` (an array) for several.
+    """
+    import matplotlib.pyplot as plt
+
+    style()
+    w, h = _STYLE["figure.figsize"]
+    size = (width or w * min(ncols, 2), height or h * min(nrows, 2) * (0.85 if nrows > 1 else 1))
+    return plt.subplots(nrows, ncols, figsize=size, layout="constrained", **kwargs)
+
+
+# ----------------------------------------------------------------------------- log-log curves
+def plot_loglog(x, series, ax=None, xlabel="", ylabel="", styles=None):
+    """Draw ``series`` (``{label: y values}``) against ``x`` on log-log axes.
+
+    ``x`` is one array shared by all series or ``{label: x values}``. Points where ``x`` or ``y``
+    is not positive cannot be shown on a log scale and are left out. ``styles`` optionally maps
+    a label to keyword arguments of ``ax.plot`` (``{"bound": {"ls": "--"}}``). Returns ``ax``.
+    """
+    if ax is None:
+        _, ax = new_figure()
+    if not isinstance(series, Mapping) or not series:
+        raise CfrlibError("plot_loglog: series must be a non-empty {label: values} mapping")
+    styles = styles or {}
+    for label, y in series.items():
+        xs = np.asarray(x[label] if isinstance(x, Mapping) else x, dtype=float)
+        ys = np.asarray(y, dtype=float)
+        if xs.shape != ys.shape or xs.ndim != 1:
+            raise CfrlibError(f"plot_loglog: series {label!r} has {ys.shape} values for "
+                              f"x of shape {xs.shape}; they must be 1-D and equally long")
+        keep = (xs > 0) & (ys > 0)
+        ax.plot(xs[keep], ys[keep], label=str(label), **styles.get(label, {}))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if len(series) > 1:
+        ax.legend()
+    return ax
+
+
+def plot_convergence(logs, x="iteration", y="exploitability", ax=None, labels=None):
+    """Exploitability of the average strategy against ``x`` for one or more convergence logs.
+
+    ``logs`` is a :class:`~cfrlib.solvers.base.ConvergenceLog`, a list of them (labelled by
+    their ``name``) or a ``{label: log}`` mapping; ``x`` is ``"iteration"``,
+    ``"nodes_touched"`` or ``"seconds"``. Log-log axes. Returns ``ax``.
+    """
+    for column, role in ((x, "x"), (y, "y")):
+        if column not in AXIS_LABELS:
+            raise CfrlibError(f"plot_convergence: {role}={column!r} is not a column of a "
+                              f"convergence log; use one of {sorted(AXIS_LABELS)}")
+    if isinstance(logs, Mapping):
+        named = dict(logs)
+    else:
+        logs = [logs] if hasattr(logs, "rows") else list(logs)
+        names = labels or [getattr(log, "name", "") or f"run {k}" for k, log in enumerate(logs)]
+        if len(names) != len(logs):
+            raise CfrlibError(f"plot_convergence: {len(names)} labels for {len(logs)} logs")
+        named = dict(zip(names, logs))
+    if not named:
+        raise CfrlibError("plot_convergence: no convergence log to plot")
+    for label, log in named.items():
+        if not hasattr(log, "rows"):
+            raise CfrlibError(f"plot_convergence: {label!r} is a {type(log).__name__}, "
+                              "not a ConvergenceLog")
+        if len(log) == 0:
+            raise CfrlibError(f"plot_convergence: the log {label!r} is empty; run the solver "
+                              "with eval_every so that it records points")
+    return plot_loglog({k: getattr(v, x) for k, v in named.items()},
+                       {k: getattr(v, y) for k, v in named.items()},
+                       ax=ax, xlabel=AXIS_LABELS[x], ylabel=AXIS_LABELS[y])
+
+
+# ----------------------------------------------------------------------------- game trees
+def tree_layout(game):
+    """Positions and labels for drawing ``game``'s compiled tree.
+
+    Leaves are spaced one unit apart in level order's left-to-right order; an inner node sits
+    above the middle of its children; depth ``d`` is drawn at height ``-d``. Returns
+    ``(tree, x, y, edge_labels)`` where ``edge_labels[n]`` names the action or chance outcome
+    leading to node ``n`` (``""`` at the root).
+    """
+    tree = game.tree()
+    n = tree.num_nodes
+    edge_labels = [""] * n
+    states = {0: game.initial_state()}
+    for node in np.flatnonzero(tree.num_children > 0):
+        state = states.pop(node)
+        first, count = tree.first_child[node], tree.num_children[node]
+        for k, name in enumerate(state.legal_actions()[:count]):
+            edge_labels[first + k] = name
+            if tree.num_children[first + k]:
+                states[first + k] = state.child(name)
+    x = np.zeros(n)
+    leaves = tree.num_children == 0
+    order = _leaf_order(tree)
+    x[order] = np.arange(order.size, dtype=float)
+    for node in range(n - 1, -1, -1):  # level order: children come after their parent
+        if not leaves[node]:
+            first, count = tree.first_child[node], tree.num_children[node]
+            x[node] = x[first:first + count].mean()
+    return tree, x, -tree.depth.astype(float), edge_labels
+
+
+def _leaf_order(tree):
+    """Leaves in depth-first order (left to right in the drawing)."""
+    order, stack = [], [0]
+    while stack:
+        node = stack.pop()
+        count = tree.num_children[node]
+        if count == 0:
+            order.append(node)
+        else:
+            first = tree.first_child[node]
+            stack.extend(range(first + count - 1, first - 1, -1))
+    return np.array(order, dtype=np.int64)
+
+
+def draw_game_tree(game, ax=None, max_nodes=400, infoset_labels=True, action_labels="short",
+                   payoffs=True, highlight=()):
+    """Draw a small game tree with its information sets marked.
+
+    Markers: chance nodes are grey diamonds, player 0's nodes circles, player 1's squares,
+    terminals small dots with player 0's payoff below. The nodes of one information set share
+    a fill colour and are joined by a dashed arc (one arc per pair of neighbours, so an infoset
+    of ``k`` nodes has ``k - 1`` arcs). Edges carry the action names (``action_labels="full"``),
+    their first letters where these tell the actions apart (``"short"``: ``p`` for ``pass``, the
+    letters of Kuhn's infoset keys), or nothing (``None``). ``highlight`` lists action names from
+    the root (a history, e.g. ``("K", "Q", "pass")``) whose path is drawn thick. Returns ``ax``.
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.collections import LineCollection
+
+    tree = game.tree()
+    if tree.num_nodes > max_nodes:
+        raise CfrlibError(f"draw_game_tree: {game.name} has {tree.num_nodes:,} nodes, more than "
+                          f"max_nodes={max_nodes}; only small games can be drawn legibly")
+    tree, x, y, edge_labels = tree_layout(game)
+    path = _path_nodes(tree, edge_labels, highlight)
+    if ax is None:
+        leaves = int(np.count_nonzero(tree.num_children == 0))
+        _, ax = new_figure(width=max(6.0, 0.3 * leaves), height=0.9 * (tree.depth_max + 1) + 0.6)
+    children = np.flatnonzero(tree.parent >= 0)
+    parents = tree.parent[children]
+    segments = np.stack([np.column_stack([x[parents], y[parents]]),
+                         np.column_stack([x[children], y[children]])], axis=1)
+    on_path = np.isin(children, path)
+    ax.add_collection(LineCollection(segments[~on_path], colors="#9a9a9a", linewidths=0.8, zorder=1))
+    if on_path.any():
+        ax.add_collection(LineCollection(segments[on_path], colors="#e67e22", linewidths=3.0,
+                                         zorder=2, label="history"))
+    if action_labels not in ("short", "full", None):
+        raise CfrlibError(f"draw_game_tree: action_labels must be 'short', 'full' or None, "
+                          f"got {action_labels!r}")
+    if action_labels:
+        shown = _short_labels(tree, edge_labels) if action_labels == "short" else edge_labels
+        for c, p in zip(children, parents):
+            t = 0.5 if tree.player[p] == CHANCE else 0.7  # near the child, clear of the parent
+            ax.text((1 - t) * x[p] + t * x[c], (1 - t) * y[p] + t * y[c], shown[c], fontsize=9,
+                    ha="center",
+                    va="center", color="#555555", zorder=3,
+                    bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.8))
+
+    cmap = plt.get_cmap("tab20")
+    fills = [cmap(I % 20) for I in range(tree.num_infosets)]
+    for I in range(tree.num_infosets):
+        members = np.flatnonzero(tree.infoset == I)
+        members = members[np.argsort(x[members])]
+        for a, b in zip(members[:-1], members[1:]):
+            xs, ys = _arc(x[a], x[b], y[a])
+            ax.plot(xs, ys, ls="--", lw=1.2, color=fills[I], zorder=2, gid="infoset-arc")
+    kinds = ((CHANCE, "D", "chance"), (0, "o", "player 0"), (1, "s", "player 1"),
+             (TERMINAL, ".", "terminal"))
+    for who, marker, label in kinds:
+        nodes = np.flatnonzero(tree.player == who)
+        if nodes.size == 0:
+            continue
+        if who in (0, 1):
+            face = [fills[I] for I in tree.infoset[nodes]]
+        else:
+            face = PLAYER_COLORS[who]
+        ax.scatter(x[nodes], y[nodes], s=90 if who != TERMINAL else 30, marker=marker,
+                   c=face, edgecolors=PLAYER_COLORS[who], linewidths=1.6, zorder=4,
+                   label=label, gid="nodes")
+    if infoset_labels:
+        for node in np.flatnonzero(tree.infoset >= 0):
+            ax.text(x[node] + 0.22, y[node] + 0.12, tree.infoset_keys[tree.infoset[node]],
+                    fontsize=9, ha="left", va="bottom", color=PLAYER_COLORS[int(tree.player[node])],
+                    zorder=5)
+    if payoffs:
+        for node in tree.terminal_node:
+            ax.text(x[node], y[node] - 0.18, f"{tree.payoff[node]:+g}", fontsize=9, ha="center",
+                    va="top", zorder=5)
+    ax.set_xlim(x.min() - 0.8, x.max() + 0.8)
+    ax.set_ylim(y.min() - 0.6, 0.5)
+    ax.set_yticks(-np.arange(tree.depth_max + 1))
+    ax.set_yticklabels([str(d) for d in range(tree.depth_max + 1)])
+    ax.set_ylabel("depth (moves from the root)")
+    ax.set_xticks([])
+    ax.grid(False)
+    for side in ("top", "right", "bottom"):
+        ax.spines[side].set_visible(False)
+    ax.legend(loc="upper right", ncols=5)
+    return ax
+
+
+def _short_labels(tree, edge_labels):
+    """Decision edges named by their first letter when that tells the siblings apart."""
+    short = list(edge_labels)
+    for node in np.flatnonzero(tree.infoset >= 0):
+        first, count = tree.first_child[node], tree.num_children[node]
+        names = edge_labels[first:first + count]
+        if len({name[:1] for name in names}) == len(names):
+            short[first:first + count] = [name[:1] for name in names]
+    return short
+
+
+def _arc(x0, x1, height):
+    """A shallow dashed-arc path above the nodes from ``x0`` to ``x1`` at depth ``height``."""
+    t = np.linspace(0.0, 1.0, 30)
+    bulge = 0.18 + 0.02 * abs(x1 - x0)
+    return x0 + (x1 - x0) * t, height + 4 * bulge * t * (1 - t)
+
+
+def _path_nodes(tree, edge_labels, history):
+    """Nodes on the path of ``history`` (action names from the root), root included."""
+    nodes, node = [0], 0
+    for step, name in enumerate(history):
+        first, count = tree.first_child[node], tree.num_children[node]
+        names = edge_labels[first:first + count]
+        if name not in names:
+            raise CfrlibError(f"draw_game_tree: step {step} of the history {tuple(history)} is "
+                              f"{name!r}, but the legal moves there are {names}")
+        node = first + names.index(name)
+        nodes.append(node)
+    return np.array(nodes, dtype=np.int64)
+
+
+# ----------------------------------------------------------------------------- the simplex
+_CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, np.sqrt(3) / 2]])
+
+
+def simplex_coordinates(probs) -> np.ndarray:
+    """Map distributions ``(p_1, p_2, p_3)`` to the plane: ``sum_k p_k * corner_k``.
+
+    The corners of the triangle are the pure strategies; the centre is ``(1/3, 1/3, 1/3)``.
+    Raises :class:`~cfrlib.errors.CfrlibError` unless every row is a probability vector.
+    """
+    p = np.asarray(probs, dtype=float)
+    if p.shape[-1:] != (3,):
+        raise CfrlibError(f"simplex: expected probabilities over 3 actions (last axis of "
+                          f"length 3), got an array of shape {p.shape}")
+    if not np.all(np.isfinite(p)) or np.any(p < -1e-9) or np.any(np.abs(p.sum(-1) - 1) > 1e-6):
+        bad = np.argwhere(~(np.isfinite(p).all(-1) & (p >= -1e-9).all(-1)
+                            & (np.abs(p.sum(-1) - 1) <= 1e-6)))
+        where = tuple(int(i) for i in bad[0])
+        raise CfrlibError(f"simplex: row {', '.join(map(str, where))} is not a probability "
+                          f"vector (non-negative, summing to 1): {p[where].tolist()}")
+    return p @ _CORNERS
+
+
+def plot_simplex(trajectories, ax=None, vertex_labels=("rock", "paper", "scissors"), points=None,
+                 styles=None):
+    """Three-action strategies on the probability triangle.
+
+    ``trajectories`` maps a label to an array of shape ``(T, 3)`` (a path, drawn as a line
+    with its last point marked) or is one such array. ``points`` maps a label to one
+    distribution drawn as a star (an equilibrium, say). ``styles`` maps a label to keyword
+    arguments of ``ax.plot``. Returns ``ax``.
+    """
+    if ax is None:
+        _, ax = new_figure(width=4.8, height=4.4)
+    if not isinstance(trajectories, Mapping):
+        trajectories = {"strategy": trajectories}
+    styles = styles or {}
+    ax.plot(*np.vstack([_CORNERS, _CORNERS[:1]]).T, color="#aaaaaa", lw=0.8)
+    for corner, name, (dx, dy, ha) in zip(_CORNERS, vertex_labels,
+                                          ((-0.03, -0.05, "right"), (0.03, -0.05, "left"),
+                                           (0.0, 0.04, "center"))):
+        ax.text(corner[0] + dx, corner[1] + dy, name, ha=ha, va="center", fontsize=10)
+    for label, path in trajectories.items():
+        xy = simplex_coordinates(np.atleast_2d(path))
+        line, = ax.plot(xy[:, 0], xy[:, 1], label=str(label), **styles.get(label, {}))
+        ax.plot(xy[-1, 0], xy[-1, 1], "o", color=line.get_color(), ms=6)
+    for label, p in (points or {}).items():
+        xy = simplex_coordinates(p)
+        ax.plot(xy[0], xy[1], "*", ms=14, color="#f1c40f", mec="black", label=str(label), zorder=5)
+    ax.set_aspect("equal")
+    ax.set_xlim(-0.12, 1.12)
+    ax.set_ylim(-0.12, 0.98)
+    ax.axis("off")
+    ax.legend(loc="upper left", fontsize=8)
+    return ax
