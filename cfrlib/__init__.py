@@ -10,3 +10,6 @@ from .errors import (CfrlibError, ChanceProbabilityError, GameError, GameFormatE
 from .evaluation import (BestResponse, best_response, best_response_value, exploitability,
                          expected_value, nash_conv)
 from .strategy import Strategy, uniform_strategy
+from .solvers.sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
+from .solvers.fullwidth import CFR, DCFR, CFRPlus, FullWidthCFR, LinearCFR, PredictiveCFRPlus
+from .regret_matching import RegretMatchingRun, run_regret_matching

@@ -4,5 +4,8 @@ from .bluff import Bluff, bluff
 from .kuhn import Kuhn, kuhn
 from .leduc import Leduc, leduc
 from .matrix import MatrixGame, matrix_game, rps
+from .explicit import ExplicitGame, explicit_from_game
+from .formats import load, save
 
-__all__ = ["Bluff", "Kuhn", "Leduc", "MatrixGame", "bluff", "kuhn", "leduc", "matrix_game", "rps"]
+__all__ = ["Bluff", "ExplicitGame", "Kuhn", "Leduc", "MatrixGame", "bluff", "explicit_from_game",
+           "kuhn", "leduc", "load", "matrix_game", "rps", "save"]

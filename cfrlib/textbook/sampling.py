@@ -1,0 +1,180 @@
+"""Chance sampling, external sampling and outcome sampling by plain recursion (chapters 5 and 6).
+
+Each function below runs one sampled traversal of the game for one iteration ``t``, walking the
+state API (``cfrlib.game.State``) and keeping, for every information set it meets, the
+cumulative regrets ``R^T(I, a)`` and the average-strategy sums in an ``InfosetTable``
+keyed by ``(player, infoset key)``. The current strategy ``sigma^t(I)`` is always regret
+matching on ``R^{t-1}(I, .)``.
+
+Random draws: every sampled node draws exactly one uniform ``u = rng.random()`` and picks the
+first action whose cumulative probability exceeds ``u``. The fast solvers in
+``cfrlib.solvers.sampling`` draw the same uniforms in the same traversal order, so that with
+the same seed both produce the same numbers, bit for bit. These functions are also the solvers'
+engine on games too large to compile (``backend="states"``).
+"""
+
+from __future__ import annotations
+
+
+def regret_matching(regret):
+    """``sigma(I, a) = R+(I, a) / sum_b R+(I, b)``, or uniform when no regret is positive."""
+    positive = [r if r > 0.0 else 0.0 for r in regret]            # R+ = max(R, 0)
+    total = sum(positive)
+    if total > 0.0:
+        return [r / total for r in positive]
+    return [1.0 / len(regret)] * len(regret)
+
+
+def sample(probs, u):
+    """The index ``a`` with ``sum_{b<a} p_b <= u < sum_{b<=a} p_b`` (inverse CDF of a uniform ``u``)."""
+    cumulative = 0.0
+    for a, p in enumerate(probs):
+        cumulative += p
+        if u < cumulative:
+            return a
+    return max(a for a, p in enumerate(probs) if p > 0.0)         # u beyond a rounded-down total
+
+
+class InfosetNode:
+    """What a solver remembers about one information set ``I``."""
+
+    __slots__ = ("actions", "regret", "strategy_sum")
+
+    def __init__(self, actions):
+        self.actions = list(actions)                                # A(I), in the game's order
+        self.regret = [0.0] * len(self.actions)                     # R^T(I, a)
+        self.strategy_sum = [0.0] * len(self.actions)              # unnormalised sigma-bar(I, a)
+
+
+class InfosetTable(dict):
+    """``(player, infoset key) -> InfosetNode`` for the infosets met so far; counts the histories
+    visited in ``nodes_touched``."""
+
+    def __init__(self):
+        super().__init__()
+        self.nodes_touched = 0
+
+    def node(self, state) -> InfosetNode:
+        """The node of the infoset containing ``state``, created (all zeros) on first meeting."""
+        key = (state.current_player(), state.infoset_key())
+        if key not in self:
+            self[key] = InfosetNode(state.legal_actions())
+        return self[key]
+
+
+def sample_chance(state, rng):
+    """Draw ``a ~ sigma_c(h, .)`` at a chance node; returns ``(child, probability of a)``."""
+    outcomes = state.chance_outcomes()
+    a = sample([p for _, p in outcomes], rng.random())
+    name, p = outcomes[a]
+    return state.child(name), p
+
+
+def chance_sampling_cfr(state, players, reach, table, rng):
+    """One traversal of chance-sampled CFR; returns player 0's value of ``state``.
+
+    Chance is sampled (one outcome per chance node), both players' actions are explored in
+    full. At the infosets of each player ``i`` in ``players`` (one player with alternating
+    updates, both with simultaneous ones) it adds the regrets
+    ``R(I, a) += pi_{-i}(h) (v_i(ha) - v_i(h))`` with ``pi_{-i}`` the opponent's reach only:
+    the chance probability is left out because chance was sampled with exactly that probability
+    (seed 000's CFRCS), and the average-strategy sums ``S(I, a) += pi_i(h) sigma(I, a)``.
+    ``reach = (pi_0(h), pi_1(h))``. In a constant-sum game
+    ``v_1(ha) - v_1(h) = v_0(h) - v_0(ha)``, so player 0's values serve both players.
+    """
+    table.nodes_touched += 1
+    if state.is_terminal():
+        return state.returns()[0]                                   # u_0(z)
+    if state.is_chance():
+        child, _ = sample_chance(state, rng)                        # one outcome, no chance weight
+        return chance_sampling_cfr(child, players, reach, table, rng)
+    if reach[0] == 0.0 and reach[1] == 0.0:
+        return 0.0                                                  # nothing below can change
+    p = state.current_player()
+    node = table.node(state)
+    sigma = regret_matching(node.regret)                            # sigma^t(I)
+    q = []                                                          # v_0(ha) for each a
+    for a, action in enumerate(node.actions):
+        child_reach = (reach[0] * sigma[a], reach[1]) if p == 0 else (reach[0], reach[1] * sigma[a])
+        q.append(chance_sampling_cfr(state.child(action), players, child_reach, table, rng))
+    v = sum(s * x for s, x in zip(sigma, q))                        # v_0(h) = sum_a sigma(a) v_0(ha)
+    if p in players:
+        for a in range(len(q)):
+            gain = q[a] - v if p == 0 else v - q[a]                 # v_p(ha) - v_p(h)
+            node.regret[a] += reach[1 - p] * gain                   # pi_{-p}(h) (v_p(ha) - v_p(h))
+            node.strategy_sum[a] += reach[p] * sigma[a]             # pi_p(h) sigma(I, a)
+    return v
+
+
+def external_sampling(state, i, table, rng):
+    """One traversal of external-sampling MCCFR for player ``i``; returns ``i``'s sampled value.
+
+    Chance and the opponent are sampled (one action each time they act), player ``i``'s actions
+    are explored in full. At ``i``'s infosets ``R(I, a) += v_i(ha) - v_i(h)``: the sampled
+    values need no weight, since the probability of sampling ``h`` is ``pi_{-i}(h)`` (chance and
+    opponent), exactly the weight of counterfactual regret. At the opponent's infosets the
+    average strategy gets ``S(I, a) += sigma(I, a)`` ("simple" or stochastically-weighted
+    averaging: ``h`` is met with probability ``pi_c(h)`` times the opponent's own reach, and
+    summed over ``h`` in ``I`` chance's part is a constant of ``I``, so the normalised average
+    is right in expectation).
+    """
+    table.nodes_touched += 1
+    if state.is_terminal():
+        return state.returns()[i]                                   # u_i(z)
+    if state.is_chance():
+        child, _ = sample_chance(state, rng)
+        return external_sampling(child, i, table, rng)
+    node = table.node(state)
+    sigma = regret_matching(node.regret)                            # sigma^t(I)
+    if state.current_player() == i:
+        q = [external_sampling(state.child(action), i, table, rng) for action in node.actions]
+        v = sum(s * x for s, x in zip(sigma, q))                    # v_i(h) = sum_a sigma(a) v_i(ha)
+        for a in range(len(q)):
+            node.regret[a] += q[a] - v                              # sampled r(I, a)
+        return v
+    for a in range(len(sigma)):
+        node.strategy_sum[a] += sigma[a]                            # simple average update
+    a = sample(sigma, rng.random())                                 # opponent plays a ~ sigma(I)
+    return external_sampling(state.child(node.actions[a]), i, table, rng)
+
+
+def outcome_sampling(state, i, pi_o, q, table, rng, epsilon):
+    """One sampled trajectory of outcome-sampling MCCFR for player ``i``.
+
+    ``pi_o`` is ``pi_{-i}(h)`` (chance times the opponent) and ``q`` the probability that the
+    sampling reached ``h``. Chance and the opponent are sampled on policy; player ``i`` samples
+    from ``xi(I) = epsilon * uniform + (1 - epsilon) * sigma(I)``. Returns the importance-weighted
+    value ``u_i(z) pi_i(h, z) / xi(h, z)`` of the sampled terminal ``z`` (``i``'s part of the
+    path below ``h``), an unbiased estimate of ``v_i(h)``.
+
+    At ``i``'s infosets, with sampled action ``a*`` and ``w = pi_{-i}(h) / q(h)``:
+    ``c(a*) = v(ha*) / xi(a*)``, ``c(a) = 0`` otherwise, ``v = sigma(a*) c(a*)`` and
+    ``R(I, a) += w (c(a) - v)``. At the opponent's infosets the average strategy gets the
+    stochastically weighted update ``S(I, a) += w sigma(I, a)``: ``h`` is sampled with
+    probability ``q(h)``, so its expectation is ``pi_{-i}(h)`` (the opponent's reach times chance)
+    times ``sigma``, right up to a constant of ``I``.
+    """
+    table.nodes_touched += 1
+    if state.is_terminal():
+        return state.returns()[i]                                   # u_i(z)
+    if state.is_chance():
+        child, p = sample_chance(state, rng)
+        return outcome_sampling(child, i, pi_o * p, q * p, table, rng, epsilon)
+    node = table.node(state)
+    sigma = regret_matching(node.regret)                            # sigma^t(I)
+    w = pi_o / q                                                    # pi_{-i}(h) / q(h)
+    if state.current_player() == i:
+        n = len(sigma)
+        xi = [epsilon / n + (1.0 - epsilon) * s for s in sigma]     # exploration policy
+        a = sample(xi, rng.random())
+        c = outcome_sampling(state.child(node.actions[a]), i, pi_o, q * xi[a],
+                             table, rng, epsilon) / xi[a]           # c(a*) = v(ha*) / xi(a*)
+        v = sigma[a] * c                                            # v(h) = sum_a sigma(a) c(a)
+        for b in range(n):
+            node.regret[b] += w * ((c if b == a else 0.0) - v)      # w (c(b) - v)
+        return v
+    for b in range(len(sigma)):
+        node.strategy_sum[b] += w * sigma[b]                        # stochastically weighted
+    a = sample(sigma, rng.random())                                 # opponent plays a ~ sigma(I)
+    return outcome_sampling(state.child(node.actions[a]), i, pi_o * sigma[a], q * sigma[a],
+                            table, rng, epsilon)
