@@ -351,3 +351,45 @@ def plot_simplex(trajectories, ax=None, vertex_labels=("rock", "paper", "scissor
     ax.axis("off")
     ax.legend(loc="upper left", fontsize=8)
     return ax
+
+
+# ----------------------------------------------------------------------------- seeded runs
+def plot_spread(runs, x="nodes_touched", reference=None, ax=None, label="sampled runs",
+                highlight=None):
+    """Several seeded runs of one sampling solver, on log-log axes: each run a thin line, their
+    median a thick one, and ``reference`` logs (``{label: log}`` or one log, say full-width CFR)
+    as dashed lines.
+
+    ``runs`` are :class:`~cfrlib.solvers.base.ConvergenceLog` objects evaluated at the same
+    iterations; at each evaluation the median is taken over the runs, for ``x`` as for the
+    exploitability. ``highlight`` is the index of one run drawn dark. Returns ``ax``.
+    """
+    if x not in AXIS_LABELS:
+        raise CfrlibError(f"plot_spread: x={x!r} is not a column of a convergence log; use one "
+                          f"of {sorted(AXIS_LABELS)}")
+    runs = list(runs)
+    if not runs or not all(hasattr(r, "rows") and len(r) for r in runs):
+        raise CfrlibError("plot_spread: runs must be a non-empty list of non-empty ConvergenceLogs")
+    for k, run in enumerate(runs[1:], 1):
+        if not np.array_equal(run.iteration, runs[0].iteration):
+            raise CfrlibError(f"plot_spread: run {k} is evaluated at other iterations than run 0; "
+                              "evaluate every run on the same schedule")
+    if highlight is not None and not 0 <= highlight < len(runs):
+        raise CfrlibError(f"plot_spread: highlight={highlight!r} is not the index of one of the "
+                          f"{len(runs)} runs")
+    color, median = "#2a9d8f", f"{label} (median of {len(runs)})"
+    series = {f"_run {k}": r.exploitability for k, r in enumerate(runs)}
+    xs = {f"_run {k}": getattr(r, x) for k, r in enumerate(runs)}
+    styles = {f"_run {k}": {"color": color, "lw": 0.8, "alpha": 0.45} for k in range(len(runs))}
+    if highlight is not None:
+        styles[f"_run {highlight}"] = {"color": "#264653", "lw": 1.4}
+    series[median] = np.median([r.exploitability for r in runs], axis=0)
+    xs[median] = np.median([getattr(r, x) for r in runs], axis=0)
+    styles[median] = {"color": color, "lw": 2.4}
+    if reference is not None:
+        named = reference if isinstance(reference, Mapping) else {reference.name: reference}
+        for name, log in named.items():
+            series[name], xs[name] = log.exploitability, getattr(log, x)
+            styles[name] = {"ls": "--", "lw": 1.8}
+    return plot_loglog(xs, series, ax=ax, xlabel=AXIS_LABELS[x],
+                       ylabel=AXIS_LABELS["exploitability"], styles=styles)

@@ -1,0 +1,75 @@
+# The two commands of the README:
+#   make book   build the HTML book from scratch (every notebook executed, warnings are errors)
+#   make test   unit tests of cfrlib and strict nbval over every notebook in chapters/
+# Both create the virtual environment .venv on first use.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(CURDIR)/$(VENV)/bin
+# Test workers: 2 cores here; notebooks stay whole on one worker (--dist loadfile).
+JOBS   ?= 2
+
+# The stamp is keyed on the pinned requirements, on pyproject.toml and on whether the cfrlib
+# package exists yet (an editable install only maps packages that existed when it ran).
+VENV_KEY := $(shell cat requirements.txt pyproject.toml 2>/dev/null | sha256sum | cut -c1-16)-$(if $(wildcard cfrlib/__init__.py),pkg,nopkg)
+STAMP    := $(VENV)/.installed-$(VENV_KEY)
+LAB_KEY  := $(shell cat requirements-lab.txt 2>/dev/null | sha256sum | cut -c1-16)
+LAB_STAMP := $(VENV)/.lab-installed-$(LAB_KEY)
+
+# Kernels started by the book build and by JupyterLab come from this environment first.
+export JUPYTER_PATH := $(CURDIR)/$(VENV)/share/jupyter$(if $(JUPYTER_PATH),:$(JUPYTER_PATH))
+export JUPYTER_PLATFORM_DIRS := 1
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: help venv book assets test lab bench clean
+
+help:
+	@echo "make book    build the HTML book in _build/html (creates .venv on first use)"
+	@echo "make test    unit tests + strict nbval over every notebook in chapters/"
+	@echo "make lab     open the notebooks in JupyterLab"
+	@echo "make bench   run every benchmark script in benchmarks/"
+	@echo "make clean   remove _build, the offline JS assets and caches (keeps .venv)"
+
+venv: $(STAMP)
+
+$(STAMP):
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet -c requirements.txt -e .
+	@rm -f $(VENV)/.installed-*
+	@touch $@
+	@echo "virtual environment ready: $(VENV)"
+
+# Offline MathJax and ipywidgets manager (pinned npm packages); skipped with a notice when npm
+# is missing, and the book then loads them from the public CDNs.
+assets:
+	@tools/vendor-assets
+
+book: venv assets
+	@PATH="$(BIN):$$PATH" tools/build-book .
+
+test: venv
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --durations=5
+
+lab: venv $(LAB_STAMP)
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS) chapters/
+
+$(LAB_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -r requirements-lab.txt
+	@rm -f $(VENV)/.lab-installed-*
+	@touch $@
+
+bench: venv
+	@shopt -s nullglob; scripts=(benchmarks/*.py); \
+	if [ $${#scripts[@]} -eq 0 ]; then echo "no benchmark scripts in benchmarks/ yet"; fi; \
+	for s in "$${scripts[@]}"; do echo "== $$s"; $(BIN)/python "$$s"; done
+
+clean:
+	rm -rf _build _vendor .pytest_cache .hypothesis
+	find . -name __pycache__ -type d -not -path './$(VENV)/*' -prune -exec rm -rf {} +

@@ -1,0 +1,236 @@
+"""Comparing CFR variants on equal terms: the study of chapter 9.
+
+The study runs every variant of :data:`VARIANTS` on every game of :data:`GAMES` and records the
+exploitability of the average strategy against three measures of work (iterations, nodes
+touched, seconds). Evaluations follow one fixed schedule of iteration counts (:func:`schedule`),
+so a shorter run's curve is a prefix of a longer one's: that is how the chapter reruns a slice
+of the study live and how the tests check the committed data. Three budgets are compared:
+
+* equal iterations: every variant after ``T`` iterations (the seed thesis used ``T = 1000``);
+* equal nodes touched: the budget of ``T`` iterations of CFR with alternating updates,
+  ``B = 2 |H| T`` (:func:`node_budget`); variants with simultaneous updates touch ``|H|`` an
+  iteration and get ``2 T`` iterations; the sampling solvers run until they have touched ``B``
+  nodes or reach their iteration cap (:data:`SAMPLER_CAPS`);
+* equal seconds: read off the same curves (machine-dependent).
+
+``benchmarks/comparison.py`` runs the whole study and writes ``benchmarks/data/comparison.json``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import games
+from .errors import GameError, SolverError
+from .solvers.base import ConvergenceLog, check_iterations
+from .solvers.fullwidth import CFR, DCFR, CFRPlus, LinearCFR, PredictiveCFRPlus
+from .solvers.sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
+from .solvers.sampling.common import SamplingSolver
+
+__all__ = ["GAMES", "VARIANTS", "THESIS_VARIANTS", "THESIS_RANKING", "SAMPLER_CAPS", "STYLES",
+           "make_game", "make_solver", "schedule", "node_budget", "convergence_curve",
+           "run_study", "reading", "ranking"]
+
+SHORT_DECK_MAX_RAISES = 7
+"""Raise cap per round of our Short Deck Big Leduc: 31,872 infosets, the closest of our rules
+to the thesis's 31,944 (chapter 2 shows that no cap gives that number exactly)."""
+
+GAMES = {
+    "kuhn": ("Kuhn", games.kuhn),
+    "leduc288": ("Leduc, 288 infosets", lambda: games.leduc(suit_isomorphism=True)),
+    "leduc": ("Leduc, 936 infosets", games.leduc),
+    "short_deck": ("Short Deck Big Leduc",
+                   lambda: games.leduc(ranks=6, suits=2, max_raises=SHORT_DECK_MAX_RAISES)),
+    "bluff11": ("Bluff 1x1", games.bluff),
+}
+"""``{key: (label, constructor)}``: the games of the study, smallest first."""
+
+VARIANTS = {
+    "CFR simult.": lambda game, seed: CFR(game, alternating=False),
+    "CFR alt.": lambda game, seed: CFR(game),
+    "DCFR simult.": lambda game, seed: DCFR(game, 1.5, 0.0, 2.0, alternating=False),
+    "DCFR alt.": lambda game, seed: DCFR(game, 1.5, 0.0, 2.0),
+    "CFR+": lambda game, seed: CFRPlus(game),
+    "CFR+ quadratic": lambda game, seed: CFRPlus(game, averaging="quadratic"),
+    "OS-MCCFR": lambda game, seed: OutcomeSamplingMCCFR(game, epsilon=0.6, seed=seed),
+    "chance sampling": lambda game, seed: ChanceSamplingCFR(game, seed=seed),
+    "ES-MCCFR": lambda game, seed: ExternalSamplingMCCFR(game, seed=seed),
+    "Linear CFR": lambda game, seed: LinearCFR(game),
+    "PCFR+": lambda game, seed: PredictiveCFRPlus(game),
+}
+"""``{name: constructor(game, seed)}``: the seed thesis's seven variants, then four more.
+DCFR uses the recommended ``(alpha, beta, gamma) = (1.5, 0, 2)``; outcome sampling explores with
+``epsilon = 0.6``; the full-width solvers ignore the seed."""
+
+THESIS_VARIANTS = tuple(VARIANTS)[:7]
+"""The seven variants of the seed thesis, in the order it lists them."""
+
+THESIS_RANKING = ("DCFR alt.", "CFR+", "CFR+ quadratic", "DCFR simult.", "CFR alt.",
+                  "CFR simult.", "OS-MCCFR")
+"""The thesis's ranking after 1000 iterations on Leduc and on Short Deck Big Leduc, lowest
+exploitability first."""
+
+SAMPLER_CAPS = {
+    "kuhn": {"OS-MCCFR": 10**6, "chance sampling": 10**6, "ES-MCCFR": 10**6},
+    "leduc288": {"OS-MCCFR": 10**6, "chance sampling": 10**6, "ES-MCCFR": 10**6},
+    "leduc": {"OS-MCCFR": 2 * 10**6, "chance sampling": 10**6, "ES-MCCFR": 10**6},
+    "short_deck": {"OS-MCCFR": 1_200_000, "chance sampling": 25_000, "ES-MCCFR": 250_000},
+    "bluff11": {"OS-MCCFR": 800_000, "chance sampling": 3_000, "ES-MCCFR": 60_000},
+}
+"""Iteration caps of the sampling solvers in the equal-nodes runs: about 20 seconds each on an
+idle core, enough to reach the node budget on Kuhn and Leduc but only about 1% of it on the
+two large games (the full budget would take half an hour per solver there)."""
+
+STYLES = {
+    "CFR simult.": {"color": "#1f5fa8", "ls": "--"},
+    "CFR alt.": {"color": "#1f5fa8"},
+    "DCFR simult.": {"color": "#d35400", "ls": "--"},
+    "DCFR alt.": {"color": "#d35400"},
+    "CFR+": {"color": "#1e8449"},
+    "CFR+ quadratic": {"color": "#1e8449", "ls": ":"},
+    "OS-MCCFR": {"color": "#7f7f7f"},
+    "chance sampling": {"color": "#8e44ad"},
+    "ES-MCCFR": {"color": "#8e44ad", "ls": "-."},
+    "Linear CFR": {"color": "#c0392b"},
+    "PCFR+": {"color": "#17a2b8"},
+}
+"""Line styles of the variants (``ax.plot`` keyword arguments): one colour per family, dashed
+for simultaneous updates, so that every figure of the comparison reads alike."""
+
+
+def make_game(key):
+    """The game of the study called ``key`` (one of :data:`GAMES`)."""
+    if key not in GAMES:
+        raise GameError(f"comparison: unknown game {key!r}; the study's games are {list(GAMES)}")
+    return GAMES[key][1]()
+
+
+def make_solver(name, game, seed=0):
+    """A fresh solver of variant ``name`` (one of :data:`VARIANTS`) for ``game``."""
+    if name not in VARIANTS:
+        raise SolverError(f"comparison: unknown variant {name!r}; the variants are {list(VARIANTS)}")
+    return VARIANTS[name](game, seed)
+
+
+def schedule(limit, growth=1.25) -> list[int]:
+    """The iteration counts at which curves are evaluated, up to ``limit``: ``k_1 = 1``,
+    ``k_{j+1} = max(k_j + 1, floor(growth k_j))``, together with every power of 10.
+
+    The schedule does not depend on ``limit`` beyond where it stops, so the evaluations of a
+    run of ``T`` iterations are those of any longer run up to ``T``.
+    """
+    limit = check_iterations(limit, "limit")
+    if not (isinstance(growth, (int, float)) and growth > 1):
+        raise SolverError(f"schedule: growth must be a number above 1, got {growth!r}")
+    points, k = set(), 1
+    while k <= limit:
+        points.add(k)
+        k = max(k + 1, int(k * growth))
+    points.update(10**e for e in range(len(str(limit))) if 10**e <= limit)
+    return sorted(points)
+
+
+def node_budget(game, iterations) -> int:
+    """``B = 2 |H| T``: the nodes that ``T`` iterations of full-width CFR with alternating
+    updates touch (one walk of the ``|H|`` histories per player and iteration)."""
+    return 2 * game.tree().num_nodes * check_iterations(iterations)
+
+
+def convergence_curve(solver, iterations, nodes=None, growth=1.25) -> ConvergenceLog:
+    """Run ``solver`` and record its exploitability at the points of :func:`schedule`.
+
+    The run stops after ``iterations`` iterations or, with ``nodes``, as soon as the solver has
+    touched at least ``nodes`` nodes, whichever comes first; the stopping point is always
+    evaluated. Approaching ``nodes`` it steps by half the estimated distance and finally by
+    single iterations, so it overshoots by about one iteration's nodes at most. The log's first
+    row is the solver's state before the run.
+    """
+    iterations = check_iterations(iterations)
+    if nodes is not None:
+        nodes = check_iterations(nodes, "nodes")
+    log = ConvergenceLog(solver.name)
+    log.append(solver.iterations, solver.nodes_touched, solver.seconds, solver.exploitability())
+    start = solver.iterations
+    end = start + iterations
+    points = [start + k for k in sorted(set(schedule(iterations, growth)) | {iterations}) if k]
+
+    def budget_left():
+        return nodes is None or solver.nodes_touched < nodes
+
+    for target in points:
+        while solver.iterations < target and budget_left():
+            step = target - solver.iterations
+            if nodes is not None and solver.iterations > start:
+                per_iteration = (solver.nodes_touched - log.rows[0][1]) / (solver.iterations - start)
+                estimate = (nodes - solver.nodes_touched) / per_iteration
+                step = min(step, max(1, math.floor(estimate / 2)) if estimate > 64 else 1)
+            solver.iterate(step)
+        if solver.iterations > log.rows[-1][0]:
+            log.append(solver.iterations, solver.nodes_touched, solver.seconds,
+                       solver.exploitability())
+        if not budget_left() or solver.iterations >= end:
+            break
+    return log
+
+
+def run_study(key, iterations=1000, equal_nodes=True, variants=None, seed=0, report=None) -> dict:
+    """The curves of ``variants`` (default: all of :data:`VARIANTS`) on game ``key``.
+
+    With ``equal_nodes=False`` every variant runs ``iterations`` iterations. With
+    ``equal_nodes=True`` the runs are extended to the node budget ``B`` of :func:`node_budget`:
+    full-width variants with simultaneous updates run ``2 T`` iterations, sampling solvers run
+    until they touch ``B`` nodes or reach their cap in :data:`SAMPLER_CAPS` (never fewer than
+    ``T`` iterations). ``report``, if given, is called with ``(name, log)`` after each variant.
+    Returns ``{name: ConvergenceLog}``.
+    """
+    iterations = check_iterations(iterations)
+    names = list(VARIANTS) if variants is None else list(variants)
+    game = make_game(key)
+    budget = node_budget(game, iterations)
+    logs = {}
+    for name in names:
+        solver = make_solver(name, game, seed)
+        run, stop = iterations, None
+        if equal_nodes and isinstance(solver, SamplingSolver):
+            run, stop = max(iterations, SAMPLER_CAPS[key][name]), budget
+        elif equal_nodes and not solver.alternating:
+            run = 2 * iterations
+        logs[name] = convergence_curve(solver, run, nodes=stop)
+        if report is not None:
+            report(name, logs[name])
+    return logs
+
+
+def reading(log, column, budget):
+    """The last row ``(iteration, nodes_touched, seconds, exploitability)`` of ``log`` whose
+    ``column`` is at most ``budget``."""
+    if column not in ConvergenceLog.columns[:3]:
+        raise SolverError(f"reading: column must be one of {ConvergenceLog.columns[:3]}, "
+                          f"got {column!r}")
+    values = getattr(log, column)
+    k = int(np.searchsorted(values, budget, side="right")) - 1
+    if k < 0:
+        raise SolverError(f"reading: the log {log.name!r} has no evaluation with {column} <= "
+                          f"{budget!r} (its first is at {values[0] if len(values) else 'none'})")
+    return log.rows[k]
+
+
+def ranking(logs, column=None, budget=None) -> list:
+    """``[(name, row), ...]`` sorted by exploitability, lowest first, where ``row`` is
+    ``reading(log, column, budget)``, or each log's last row when ``column`` is ``None``
+    (the end of each run: equal nodes for the runs of ``run_study(equal_nodes=True)``).
+    With ``column="iteration"`` every log must reach ``budget`` exactly."""
+    rows = {}
+    for name, log in logs.items():
+        if column is None:
+            if not log.rows:
+                raise SolverError(f"ranking: the log {name!r} is empty")
+            rows[name] = log.rows[-1]
+            continue
+        rows[name] = reading(log, column, budget)
+        if column == "iteration" and rows[name][0] != budget:
+            raise SolverError(f"ranking: {name!r} was not evaluated at iteration {budget} "
+                              f"(its run ends at {log.rows[-1][0]})")
+    return sorted(rows.items(), key=lambda item: item[1][3])

@@ -1,0 +1,187 @@
+"""Open every page of the built book in headless Chromium and check what a reader sees.
+
+For each page, both as a local file (how `make book` tells readers to open it) and from a
+local web server (how a hosted copy is read):
+- math is typeset: no raw ``\\(``, ``\\[`` or ``$$`` left in the text, no MathJax error boxes;
+- every <img> has loaded;
+- every widget view saved in a notebook has been rendered by the widget manager, not left empty;
+- the browser console shows no errors, no script throws, and no request leaves the machine.
+
+Needs a built book (`make book`) and Chromium (`apt-get install chromium`); without either the
+tests are skipped with the reason, unless CFRLIB_REQUIRE_BROWSER_CHECK=1 (set by .ci/run),
+which turns every skip into a failure.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = Path(os.environ.get("CFRLIB_BOOK_HTML", ROOT / "_build" / "html"))
+REQUIRED = os.environ.get("CFRLIB_REQUIRE_BROWSER_CHECK") == "1"
+CHROMIUM_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+# Pages Sphinx writes besides the book's own: search, index and the root redirect.
+NOT_PAGES = {"genindex.html", "search.html", "py-modindex.html", "index.html"}
+WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
+
+
+def _unavailable(reason: str):
+    if REQUIRED:
+        pytest.fail(f"{reason} (CFRLIB_REQUIRE_BROWSER_CHECK=1: the browser check must run)")
+    pytest.skip(reason)
+
+
+def _chromium() -> str | None:
+    candidate = os.environ.get("CFRLIB_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    return candidate if Path(candidate).is_file() else None
+
+
+def _pages() -> list[str]:
+    if not (SITE / "index.html").is_file():
+        return []
+    skip_dirs = {"_static", "_sources", "_images", "vendor"}
+    return sorted(
+        p.relative_to(SITE).as_posix()
+        for p in SITE.rglob("*.html")
+        if p.name not in NOT_PAGES or p.parent != SITE
+        if not skip_dirs & set(p.relative_to(SITE).parts[:-1])
+    )
+
+
+PAGES = _pages()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep pytest's output clean
+        pass
+
+
+@pytest.fixture(scope="module")
+def server_url():
+    handler = functools.partial(_QuietHandler, directory=str(SITE))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not PAGES:
+        _unavailable(f"no built book in {SITE}: run `make book` first")
+    if not (SITE / "vendor" / "VERSIONS").is_file():
+        _unavailable(
+            "the book was built without its offline MathJax and widget manager "
+            "(tools/vendor-assets needs npm); its pages would load them from the internet"
+        )
+    executable = _chromium()
+    if executable is None:
+        _unavailable("Chromium not found: `apt-get install chromium` (or set CFRLIB_CHROMIUM)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright package is not installed (pip install -r requirements.txt)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()
+
+
+def _is_local(url: str, server: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme in ("file", "data", "blob", "about") or url.startswith(server)
+
+
+CHECK_PAGE = """
+async () => {
+  const problems = [];
+  // Math: wait for MathJax to finish, then look for TeX left in the visible text.
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+    if (MathJax.typesetPromise) { await MathJax.typesetPromise(); }
+  }
+  const skip = "pre, code, script, style, textarea, .highlight, mjx-container";
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent;
+    if (/\\\\\\(|\\\\\\)|\\\\\\[|\\\\\\]|\\$\\$/.test(text) && !node.parentElement.closest(skip)) {
+      problems.push("raw TeX left untypeset: " + JSON.stringify(text.trim().slice(0, 80)));
+    }
+  }
+  for (const error of document.querySelectorAll("mjx-merror")) {
+    problems.push("MathJax error: " + JSON.stringify(error.textContent.slice(0, 80)));
+  }
+  // Images: load the lazy ones too, then every one must have pixels.
+  await Promise.all([...document.images].map((img) => {
+    img.loading = "eager";
+    if (img.complete) { return null; }
+    return new Promise((done) => {
+      img.addEventListener("load", done); img.addEventListener("error", done);
+      setTimeout(done, 10000);
+    });
+  }));
+  for (const img of document.images) {
+    if (!img.complete || img.naturalWidth === 0) {
+      problems.push("image did not load: " + img.getAttribute("src"));
+    }
+  }
+  return problems;
+}
+"""
+
+WIDGETS_RENDERED = """
+(selector) => [...document.querySelectorAll(selector)].every((view) => {
+  const area = view.previousElementSibling;
+  return area && area.classList.contains("widget-subarea") && area.children.length > 0
+      && area.getBoundingClientRect().height > 0;
+})
+"""
+
+
+@pytest.mark.parametrize("scheme", ["file", "http"])
+@pytest.mark.parametrize("page_path", PAGES or ["(no built book)"])
+def test_page_renders(browser, server_url, page_path, scheme):
+    url = (SITE / page_path).as_uri() if scheme == "file" else server_url + page_path
+    problems: list[str] = []
+    context = browser.new_context()
+
+    def route(request_route):
+        request = request_route.request
+        if _is_local(request.url, server_url):
+            request_route.continue_()
+        else:
+            problems.append(f"request to the internet: {request.url}")
+            request_route.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    page.on("console", lambda msg: msg.type == "error" and problems.append(f"console error: {msg.text}"))
+    page.on("pageerror", lambda exc: problems.append(f"uncaught exception: {exc}"))
+    page.on("requestfailed", lambda req: _is_local(req.url, server_url)
+            and problems.append(f"failed to load {req.url}: {req.failure}"))
+    try:
+        page.goto(url, wait_until="load")
+        problems += page.evaluate(CHECK_PAGE)
+        views = page.locator(WIDGET_VIEW).count()
+        if views:
+            try:
+                page.wait_for_function(WIDGETS_RENDERED, arg=WIDGET_VIEW, timeout=20000)
+            except Exception:
+                problems.append(f"{views} widget view(s) saved in the page, not all rendered")
+        page.wait_for_timeout(200)  # late console messages
+    finally:
+        context.close()
+    assert not problems, f"{url}:\n  " + "\n  ".join(problems)

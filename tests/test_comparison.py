@@ -1,0 +1,152 @@
+"""The comparison study of chapter 9 (``cfrlib.comparison``, ``benchmarks/comparison.py``).
+
+What is checked: the study reproduces the committed data on Kuhn and on Leduc with 288
+infosets (iterations, nodes touched and exploitability exactly, every variant, both budgets);
+the evaluation schedule makes shorter runs prefixes of longer ones; the node budget stops a
+run where it should; the committed data keep their own promises (budgets, game sizes, the
+1000-iteration point); rankings and readings; clear errors on bad input.
+"""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cfrlib import comparison, games
+from cfrlib.errors import GameError, SolverError
+from cfrlib.solvers import ConvergenceLog, OutcomeSamplingMCCFR
+from cfrlib.solvers.fullwidth import CFR
+
+DATA = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "comparison.json"
+
+
+@pytest.fixture(scope="module")
+def data():
+    return json.loads(DATA.read_text())
+
+
+@pytest.mark.parametrize("key", ["kuhn", "leduc288"])
+def test_study_reproduces_the_committed_data(data, key):
+    settings = data["settings"]
+    committed = data["games"][key]["logs"]
+    logs = comparison.run_study(key, settings["iterations"], seed=settings["seed"])
+    assert list(logs) == list(committed) == settings["variants"]
+    for name, log in logs.items():
+        fresh = log.to_dict()
+        for column in ("iteration", "nodes_touched", "exploitability"):
+            assert fresh[column] == committed[name][column], (name, column)
+
+
+def test_schedule_is_a_prefix_of_longer_schedules():
+    long = comparison.schedule(10**5)
+    for limit in (1, 7, 100, 999, 1000, 2000):
+        assert comparison.schedule(limit) == [k for k in long if k <= limit]
+    assert comparison.schedule(1000)[:8] == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert {1, 10, 100, 1000, 10**4, 10**5} <= set(long)
+    assert all(b > a for a, b in zip(long, long[1:]))
+    assert comparison.schedule(0) == []
+
+
+def test_curves_of_shorter_runs_are_prefixes():
+    short = comparison.run_study("kuhn", 100, equal_nodes=False)
+    long = comparison.run_study("kuhn", 1000, equal_nodes=False)
+    for name in comparison.VARIANTS:
+        assert short[name].iteration[-1] == 100
+        prefix = long[name].rows[:len(short[name].rows)]
+        assert [r[:2] + r[3:] for r in short[name].rows] == [r[:2] + r[3:] for r in prefix], name
+
+
+def test_curve_evaluates_on_the_schedule_and_at_the_end():
+    log = comparison.convergence_curve(CFR(games.kuhn()), 37)
+    assert log.iteration.tolist() == [0] + comparison.schedule(37) + [37]
+    assert log.nodes_touched.tolist() == [2 * 58 * k for k in log.iteration]
+    again = CFR(games.kuhn()).iterate(37)
+    assert log.exploitability[-1] == again.exploitability()
+
+
+def test_node_budget_stops_the_run_where_it_is_reached():
+    kuhn = games.kuhn()
+    budget = 5000
+    log = comparison.convergence_curve(OutcomeSamplingMCCFR(kuhn, seed=3), 10**6, nodes=budget)
+    nodes = log.nodes_touched
+    assert nodes[-1] >= budget and nodes[-2] < budget
+    # at most one outcome-sampling iteration (two paths of at most depth + 1 nodes) too many
+    assert nodes[-1] - budget < 2 * (kuhn.tree().depth_max + 1)
+    # stepping towards the budget changes nothing: the same iterations in one go agree
+    plain = OutcomeSamplingMCCFR(kuhn, seed=3).iterate(int(log.iteration[-1]))
+    assert plain.nodes_touched == nodes[-1]
+    assert plain.exploitability() == log.exploitability[-1]
+    capped = comparison.convergence_curve(OutcomeSamplingMCCFR(kuhn, seed=3), 50, nodes=10**9)
+    assert capped.iteration[-1] == 50
+
+
+def test_node_budget_is_alternating_cfr_work():
+    kuhn = games.kuhn()
+    assert comparison.node_budget(kuhn, 1000) == CFR(kuhn).iterate(1000).nodes_touched
+    assert comparison.node_budget(kuhn, 1000) == CFR(kuhn, alternating=False).iterate(2000).nodes_touched
+
+
+def test_committed_data_keep_their_budgets(data):
+    iterations = data["settings"]["iterations"]
+    assert list(data["games"]) == list(comparison.GAMES)
+    for key, entry in data["games"].items():
+        budget = entry["node_budget"]
+        assert budget == 2 * entry["nodes"] * iterations
+        caps = data["settings"]["sampler_caps"][key]
+        for name, raw in entry["logs"].items():
+            log = ConvergenceLog.from_dict(raw)
+            assert iterations in log.iteration.tolist(), (key, name)
+            assert np.all(np.diff(log.iteration) > 0) and np.all(np.diff(log.nodes_touched) > 0)
+            if name in caps:
+                assert log.nodes_touched[-1] >= budget or log.iteration[-1] == caps[name], (key, name)
+                assert log.nodes_touched[-2] < budget, (key, name)
+            else:
+                assert log.nodes_touched[-1] == budget, (key, name)
+
+
+@pytest.mark.parametrize("key", ["kuhn", "leduc288", "leduc"])
+def test_committed_game_sizes(data, key):
+    tree = comparison.make_game(key).tree()
+    entry = data["games"][key]
+    assert (entry["nodes"], entry["infosets"]) == (tree.num_nodes, tree.num_infosets)
+    assert entry["name"] == comparison.make_game(key).name
+
+
+def test_short_deck_size_is_the_one_the_chapter_states(data):
+    entry = data["games"]["short_deck"]
+    assert entry["infosets"] == 31_872
+    assert entry["name"] == games.leduc(ranks=6, suits=2, max_raises=7).name
+
+
+def test_ranking_and_reading():
+    log_a = ConvergenceLog("a", [(0, 0, 0.0, 1.0), (10, 100, 0.1, 0.5), (20, 200, 0.2, 0.1)])
+    log_b = ConvergenceLog("b", [(0, 0, 0.0, 1.0), (10, 50, 0.3, 0.3), (30, 150, 0.9, 0.2)])
+    logs = {"a": log_a, "b": log_b}
+    assert comparison.reading(log_a, "nodes_touched", 150) == (10, 100, 0.1, 0.5)
+    assert comparison.reading(log_a, "seconds", 5.0) == (20, 200, 0.2, 0.1)
+    assert [n for n, _ in comparison.ranking(logs, "iteration", 10)] == ["b", "a"]
+    assert [n for n, _ in comparison.ranking(logs)] == ["a", "b"]
+    assert [n for n, _ in comparison.ranking(logs, "nodes_touched", 150)] == ["b", "a"]
+    with pytest.raises(SolverError, match="'b' was not evaluated at iteration 20"):
+        comparison.ranking(logs, "iteration", 20)
+    with pytest.raises(SolverError, match="no evaluation with nodes_touched <= -1"):
+        comparison.reading(log_a, "nodes_touched", -1)
+    with pytest.raises(SolverError, match="column must be one of"):
+        comparison.reading(log_a, "exploitability", 1)
+
+
+def test_bad_input_is_named():
+    with pytest.raises(GameError, match="unknown game 'holdem'.*'kuhn'"):
+        comparison.make_game("holdem")
+    with pytest.raises(SolverError, match=r"unknown variant 'CFR\+\+'.*'CFR\+'"):
+        comparison.run_study("kuhn", 10, variants=["CFR++"])
+    with pytest.raises(SolverError, match="iterations must be a non-negative integer"):
+        comparison.run_study("kuhn", 2.5)
+    with pytest.raises(SolverError, match="growth must be a number above 1"):
+        comparison.schedule(10, growth=1.0)
+
+
+def test_thesis_variants_and_styles_cover_the_study():
+    assert set(comparison.THESIS_RANKING) == set(comparison.THESIS_VARIANTS)
+    assert set(comparison.STYLES) == set(comparison.VARIANTS)

@@ -1,0 +1,29 @@
+"""Sphinx extension: small repairs to the pages of the pinned theme stack.
+
+- sphinx-thebe 0.3.1 registers its inline configuration script twice on Sphinx 7.4; the second
+  copy redeclares a ``const`` and the browser reports a SyntaxError on every page. Identical
+  scripts are kept once.
+"""
+
+from __future__ import annotations
+
+
+def drop_duplicate_scripts(app, pagename, templatename, context, doctree) -> None:
+    scripts = context.get("script_files")
+    if not scripts:
+        return
+    seen, kept = set(), []
+    for script in scripts:
+        attributes = getattr(script, "attributes", {}) or {}
+        # the copies differ only in filename None vs "" (both mean an inline script)
+        filename = getattr(script, "filename", script) or ""
+        key = (str(filename), tuple(sorted((k, str(v)) for k, v in attributes.items())))
+        if key not in seen:
+            seen.add(key)
+            kept.append(script)
+    scripts[:] = kept
+
+
+def setup(app):
+    app.connect("html-page-context", drop_duplicate_scripts, priority=900)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
