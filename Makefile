@@ -32,7 +32,7 @@ help:
 	@echo "make book    build the HTML book in _build/html (creates .venv on first use)"
 	@echo "make test    unit tests + strict nbval over every notebook in chapters/"
 	@echo "make lab     open the notebooks in JupyterLab"
-	@echo "make bench   run every benchmark script in benchmarks/"
+	@echo "make bench   run the benchmarks and write their tables into benchmarks/README.md"
 	@echo "make clean   remove _build, the offline JS assets and caches (keeps .venv)"
 
 venv: $(STAMP)
@@ -66,9 +66,7 @@ $(LAB_STAMP): $(STAMP)
 	@touch $@
 
 bench: venv
-	@shopt -s nullglob; scripts=(benchmarks/*.py); \
-	if [ $${#scripts[@]} -eq 0 ]; then echo "no benchmark scripts in benchmarks/ yet"; fi; \
-	for s in "$${scripts[@]}"; do echo "== $$s"; $(BIN)/python "$$s"; done
+	$(BIN)/python benchmarks/report.py
 
 clean:
 	rm -rf _build _vendor .pytest_cache .hypothesis

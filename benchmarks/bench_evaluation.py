@@ -8,26 +8,19 @@ timed in the same process and the ratio printed.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
+
+from common import print_table, time_per_call
 
 import cfrlib
 from cfrlib import games
 
 
-def median_seconds(fn, repeat=7, number=1):
-    """Median over ``repeat`` runs of the time of ``number`` calls of ``fn``, per call."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
+def repeated(fn):
+    """``fn`` as a function of the number of calls, for :func:`common.time_per_call`."""
+    def run(n):
+        for _ in range(n):
             fn()
-        times.append((time.perf_counter() - start) / number)
-    return statistics.median(times)
-
-
-def compile_seconds(make, repeat):
-    return median_seconds(lambda: make().tree(), repeat=repeat)
+    return run
 
 
 def openspiel_exploitability_seconds(name):
@@ -39,7 +32,7 @@ def openspiel_exploitability_seconds(name):
         return None
     game = pyspiel.load_game(name)
     uniform = os_policy.UniformRandomPolicy(game)
-    return median_seconds(lambda: os_exploitability.exploitability(game, uniform), repeat=3)
+    return time_per_call(repeated(lambda: os_exploitability.exploitability(game, uniform)), repeat=3)[0]
 
 
 def main():
@@ -50,31 +43,22 @@ def main():
     rows = []
     for label, make, target, repeat in [("Leduc", games.leduc, 0.2, 7),
                                         ("Bluff 1x1, 6 sides", games.bluff, 3.0, 3)]:
-        rows.append((f"compile {label}", compile_seconds(make, repeat) * 1e3, target * 1e3, None))
+        seconds = time_per_call(repeated(lambda: make().tree()), repeat=repeat)[0]
+        rows.append((f"compile {label}", seconds * 1e3, target * 1e3, None))
     for label, game, target, os_name in [("Kuhn", games.kuhn(), None, "kuhn_poker"),
                                          ("Leduc", games.leduc(), 2.0, "leduc_poker"),
                                          ("Bluff 1x1, 6 sides", games.bluff(), 50.0, None)]:
         uniform = cfrlib.uniform_strategy(game)
         game.tree()
-        ms = median_seconds(lambda: cfrlib.exploitability(game, uniform), number=20) * 1e3
+        ms = time_per_call(repeated(lambda: cfrlib.exploitability(game, uniform)), calls=20)[0] * 1e3
         theirs = openspiel_exploitability_seconds(os_name) if os_name else None
         rows.append((f"exploitability {label}", ms, target, None if theirs is None else theirs * 1e3))
 
     header = ("measurement", "cfrlib ms", "target ms", "OpenSpiel ms", "ratio")
-    lines = []
-    for name, ms, target, theirs in rows:
-        lines.append((name, f"{ms:.3f}", "-" if target is None else f"{target:g}",
-                      "not installed" if theirs is None else f"{theirs:.3f}",
-                      "-" if theirs is None else f"{theirs / ms:.0f}x"))
-    if args.markdown:
-        print("| " + " | ".join(header) + " |")
-        print("|" + "---|" * len(header))
-        for line in lines:
-            print("| " + " | ".join(line) + " |")
-    else:
-        widths = [max(len(str(r[i])) for r in [header, *lines]) for i in range(len(header))]
-        for line in [header, *lines]:
-            print("  ".join(str(c).ljust(w) for c, w in zip(line, widths)))
+    print_table(header, [(name, f"{ms:.3f}", "-" if target is None else f"{target:g}",
+                          "not installed" if theirs is None else f"{theirs:.3f}",
+                          "-" if theirs is None else f"{theirs / ms:.0f}x")
+                         for name, ms, target, theirs in rows], args.markdown)
 
 
 if __name__ == "__main__":

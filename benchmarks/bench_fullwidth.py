@@ -18,6 +18,8 @@ import time
 
 import numpy as np
 
+from common import print_table, time_per_call
+
 from cfrlib import games
 from cfrlib.solvers.fullwidth import CFR, DCFR, CFRPlus, LinearCFR, PredictiveCFRPlus
 
@@ -28,12 +30,7 @@ PRESETS = {"CFR": CFR, "CFR+": CFRPlus, "CFR+ quadratic": lambda g: CFRPlus(g, "
 def ms_per_iteration(make, game, iterations, repeat, warmup=5):
     """Median over ``repeat`` runs of the milliseconds per iteration of a solver already warmed up."""
     solver = make(game).iterate(warmup)
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        solver.iterate(iterations)
-        times.append((time.perf_counter() - start) / iterations * 1e3)
-    return statistics.median(times), solver
+    return time_per_call(solver.iterate, iterations, repeat)[0] * 1e3, solver
 
 
 def seconds_to_target(make, game, target, repeat, eval_every=10):
@@ -83,14 +80,8 @@ def skipping_zero_reach(game, iterations, repeat=50):
         return np.bincount(seq[live], weights=reach[live], minlength=size)
 
     assert np.array_equal(full(), skipping())
-    timing = {}
-    for name, fn in (("full", full), ("skipping", skipping)):
-        samples = []
-        for _ in range(repeat):
-            start = time.perf_counter()
-            fn()
-            samples.append(time.perf_counter() - start)
-        timing[name] = statistics.median(samples) * 1e3
+    timing = {name: time_per_call(lambda n, fn=fn: [fn() for _ in range(n)], 1, repeat)[0] * 1e3
+              for name, fn in (("full", full), ("skipping", skipping))}
     return float(np.mean(reach == 0.0)), timing["full"], timing["skipping"]
 
 
@@ -108,10 +99,8 @@ def openspiel_ms(game_name, algorithm, iterations):
     out = []
     for solver in (cpp, python):
         solver.evaluate_and_update_policy()
-        start = time.perf_counter()
-        for _ in range(iterations):
-            solver.evaluate_and_update_policy()
-        out.append((time.perf_counter() - start) / iterations * 1e3)
+        step = lambda n, s=solver: [s.evaluate_and_update_policy() for _ in range(n)]  # noqa: E731
+        out.append(time_per_call(step, iterations, repeat=1)[0] * 1e3)
     return tuple(out)
 
 
@@ -160,17 +149,7 @@ def main():
 
 def print_report(speed, to_target, pruning, after_compile, peak, markdown):
     def table(header, rows):
-        rows = [tuple(str(c) for c in r) for r in rows]
-        if markdown:
-            print("| " + " | ".join(header) + " |")
-            print("|" + "---|" * len(header))
-            for r in rows:
-                print("| " + " | ".join(r) + " |")
-        else:
-            widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-            for r in [header, *rows]:
-                print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
-        print()
+        print_table(header, rows, markdown)
 
     def num(x, fmt="{:.3f}"):
         return "-" if x is None else fmt.format(x)

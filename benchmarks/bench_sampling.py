@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import argparse
 import platform
-import statistics
 import time
 
 import numpy as np
+
+from common import print_table, time_per_call
 
 from cfrlib import games
 from cfrlib.solvers import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
@@ -35,12 +36,8 @@ PUBLISHED = {"outcome": (0.40, 0.019), "external": (0.76, 0.043)}  # OpenSpiel P
 def ms_per_iteration(step, iterations, repeat):
     """Median and minimum over ``repeat`` runs of the milliseconds per iteration of
     ``step(iterations)`` (the minimum is the least disturbed by other work on the machine)."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        step(iterations)
-        times.append((time.perf_counter() - start) / iterations * 1e3)
-    return statistics.median(times), min(times)
+    median, best = time_per_call(step, iterations, repeat)
+    return median * 1e3, best * 1e3
 
 
 def measure(make, game, backend, budget_ms, repeat, warmup):
@@ -111,17 +108,7 @@ def main():
     print(f"Leduc, ms per iteration (median of {repeat}, and the minimum); Python "
           f"{platform.python_version()}, numpy {np.__version__}; an iteration is one traversal per "
           "player (OpenSpiel's too); a ratio above 1 means ours is faster")
-    table = [[row.get(k, "") for k in header] for row in rows]
-    if args.markdown:
-        print("| " + " | ".join(header) + " |")
-        print("|" + "|".join("---" for _ in header) + "|")
-        for line in table:
-            print("| " + " | ".join(line) + " |")
-    else:
-        widths = [max(len(h), *(len(line[i]) for line in table)) for i, h in enumerate(header)]
-        print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-        for line in table:
-            print("  ".join(c.ljust(w) for c, w in zip(line, widths)))
+    print_table(header, [[row.get(k, "") for k in header] for row in rows], args.markdown)
     try:
         import pyspiel  # noqa: F401
     except ImportError:
