@@ -1,0 +1,78 @@
+"""The shared solver interface: runs, logs, interruption, and argument checks."""
+
+import os
+import signal
+
+import numpy as np
+import pytest
+
+import cfrlib
+from cfrlib import games
+from cfrlib.solvers import ConvergenceLog
+
+
+class InterruptedCFR(cfrlib.CFR):
+    """CFR that receives Ctrl-C in the middle of iteration ``at`` (after its first half)."""
+
+    def __init__(self, game, at):
+        super().__init__(game)
+        self.at = at
+
+    def _iteration(self):
+        if self.iterations + 1 == self.at:
+            os.kill(os.getpid(), signal.SIGINT)  # arrives while the iteration is half done
+        super()._iteration()
+
+
+def test_ctrl_c_stops_after_a_whole_iteration():
+    kuhn = games.kuhn()
+    solver = InterruptedCFR(kuhn, at=7)
+    with pytest.raises(KeyboardInterrupt):
+        solver.run(20, eval_every=5, progress=False)
+    assert solver.iterations == 7
+    reference = cfrlib.CFR(kuhn).iterate(7)
+    assert solver.average_strategy() == reference.average_strategy()
+    assert solver.nodes_touched == reference.nodes_touched
+    # the solver goes on as if nothing happened
+    solver.iterate(13)
+    assert solver.average_strategy() == reference.iterate(13).average_strategy()
+
+
+def test_run_logs_resume_the_same_log():
+    leduc = games.leduc()
+    solver = cfrlib.CFRPlus(leduc)
+    log = solver.run(30, eval_every=10, progress=False)
+    assert log.iteration.tolist() == [0, 10, 20, 30]
+    assert log.nodes_touched.tolist() == [0, *(2 * leduc.tree().num_nodes * np.array([10, 20, 30]))]
+    assert np.all(np.diff(log.exploitability) < 0) and log.exploitability[0] == pytest.approx(2.373611, abs=1e-6)
+    solver.run(15, eval_every=10, progress=False, log=log)
+    assert log.iteration.tolist() == [0, 10, 20, 30, 40, 45]
+    assert log.exploitability[-1] == pytest.approx(solver.exploitability(), abs=0)
+    again = ConvergenceLog.from_dict(log.to_dict())
+    assert again.rows == log.rows and again.name == "CFR+"
+    assert "iteration" in repr(log) and "45" in repr(log)
+
+
+def test_run_stops_at_a_target():
+    solver = cfrlib.CFRPlus(games.kuhn())
+    log = solver.run(10_000, eval_every=10, target_exploitability=1e-3, progress=False)
+    assert log.exploitability[-1] <= 1e-3 < log.exploitability[-2]
+    assert solver.iterations == log.iteration[-1] < 10_000
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(iterations=-1), "iterations must be a non-negative integer, got -1"),
+    (dict(iterations=2.5), "iterations must be a non-negative integer, got 2.5"),
+    (dict(iterations=True), "got True"),
+    (dict(iterations=10, eval_every=0), "eval_every must be a positive integer"),
+    (dict(iterations=10, target_exploitability=0), "target_exploitability must be positive"),
+])
+def test_bad_run_arguments(kwargs, message):
+    with pytest.raises(cfrlib.SolverError, match=message):
+        cfrlib.CFR(games.kuhn()).run(progress=False, **kwargs)
+
+
+def test_load_refuses_a_file_that_is_not_a_solver(tmp_path):
+    (tmp_path / "junk.npz").write_bytes(b"not a zip file")
+    with pytest.raises(cfrlib.SolverError, match="not a saved cfrlib solver"):
+        cfrlib.CFR.load(tmp_path / "junk.npz", games.kuhn())
