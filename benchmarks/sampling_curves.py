@@ -8,8 +8,8 @@ spaced iteration counts (the time of the evaluations is not counted in ``seconds
 go to ``benchmarks/data/sampling_curves.json`` (``{"games": {game: {solver:
 ConvergenceLog.to_dict()}}, "comparison": ..., "machine": ...}``) and the script prints, for
 chance sampling against vanilla CFR, the exploitability each reached at the same number of
-iterations, of nodes touched and of seconds: does seed 000's finding (chance sampling
-converges faster on Bluff) hold?
+iterations, of nodes touched and of seconds: does the finding of the Rust CFR
+blog post among the book's sources (chance sampling converges faster on Bluff) hold?
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 * :func:`new_figure` applies :func:`style` and returns ``(fig, axes)``;
 * :func:`plot_loglog` and :func:`plot_convergence` draw error curves on log-log axes (a rate
-  ``O(T^-k)`` is a straight line of slope ``-k``);
+  ``O(T^-k)`` is a straight line of slope ``-k``); :func:`plot_spread` draws several seeded
+  runs of a sampling algorithm as thin lines with their median;
 * :func:`draw_game_tree` draws a small extensive-form game with its information sets marked;
 * :func:`plot_simplex` draws three-action strategies as points of the probability triangle.
 

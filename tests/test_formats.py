@@ -1,4 +1,4 @@
-"""Games from files: the JSON tree format of seed 002, Gambit .efg, explicit games, errors, fuzzing."""
+"""Games from files: the JSON tree format of the Rust ``cfr`` crate, Gambit .efg, explicit games, errors, fuzzing."""
 
 import json
 from pathlib import Path

@@ -78,7 +78,7 @@ def chance_sampling_cfr(state, players, reach, table, rng):
     updates, both with simultaneous ones) it adds the regrets
     ``R(I, a) += pi_{-i}(h) (v_i(ha) - v_i(h))`` with ``pi_{-i}`` the opponent's reach only:
     the chance probability is left out because chance was sampled with exactly that probability
-    (seed 000's CFRCS), and the average-strategy sums ``S(I, a) += pi_i(h) sigma(I, a)``.
+    (as in the usual chance-sampled CFR), and the average-strategy sums ``S(I, a) += pi_i(h) sigma(I, a)``.
     ``reach = (pi_0(h), pi_1(h))``. In a constant-sum game
     ``v_1(ha) - v_1(h) = v_0(h) - v_0(ha)``, so player 0's values serve both players.
     """

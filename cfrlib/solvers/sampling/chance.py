@@ -1,4 +1,4 @@
-"""Chance-sampled CFR (Zinkevich et al. 2007; Lanctot 2013, section 2.2; seed 000's CFRCS)."""
+"""Chance-sampled CFR (Zinkevich et al. 2007; Lanctot 2013, section 2.2)."""
 
 from __future__ import annotations
 
