@@ -57,14 +57,14 @@ def write(data, path):
     path.write_text(text)
 
 
-def print_rankings(key, logs):
+def print_rankings(key, logs, budget):
     at_iterations = comparison.ranking(logs, "iteration", ITERATIONS)
     at_nodes = comparison.ranking(logs)
     thesis = [name for name, _ in at_iterations if name in comparison.THESIS_RANKING]
     print(f"\n{comparison.GAMES[key][0]}: ranking after {ITERATIONS} iterations | at equal nodes")
     for k, ((a, row_a), (b, row_b)) in enumerate(zip(at_iterations, at_nodes), start=1):
         print(f"  {k:2}. {a:16} {row_a[3]:10.3g}   | {b:16} {row_b[3]:10.3g} "
-              f"({row_b[1] / at_nodes[0][1][1]:.0%} of the budget)")
+              f"({row_b[1] / budget:.0%} of the node budget)")
     print("  the thesis's seven, ours:  ", ", ".join(thesis))
     print("  the thesis's seven, thesis:", ", ".join(comparison.THESIS_RANKING))
 
@@ -105,7 +105,7 @@ def main():
             "node_budget": comparison.node_budget(game, ITERATIONS),
             "logs": {name: log.to_dict() for name, log in logs.items()},
         }
-        print_rankings(key, logs)
+        print_rankings(key, logs, data["games"][key]["node_budget"])
     data["machine"]["load_average_after"] = os.getloadavg()
     data["machine"]["total_seconds"] = round(time.perf_counter() - started, 1)
     write(data, args.out)

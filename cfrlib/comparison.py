@@ -80,7 +80,7 @@ SAMPLER_CAPS = {
     "bluff11": {"OS-MCCFR": 800_000, "chance sampling": 3_000, "ES-MCCFR": 60_000},
 }
 """Iteration caps of the sampling solvers in the equal-nodes runs: about 20 seconds each on an
-idle core, enough to reach the node budget on Kuhn and Leduc but only about 1% of it on the
+idle core, enough to reach the node budget on Kuhn and Leduc but only 0.5% to 2% of it on the
 two large games (the full budget would take half an hour per solver there)."""
 
 STYLES = {
@@ -110,7 +110,8 @@ def make_game(key):
 def make_solver(name, game, seed=0):
     """A fresh solver of variant ``name`` (one of :data:`VARIANTS`) for ``game``."""
     if name not in VARIANTS:
-        raise SolverError(f"comparison: unknown variant {name!r}; the variants are {list(VARIANTS)}")
+        raise SolverError(f"comparison: unknown variant {name!r}; the variants are "
+                          f"{list(VARIANTS)}")
     return VARIANTS[name](game, seed)
 
 
@@ -144,8 +145,8 @@ def convergence_curve(solver, iterations, nodes=None, growth=1.25) -> Convergenc
     The run stops after ``iterations`` iterations or, with ``nodes``, as soon as the solver has
     touched at least ``nodes`` nodes, whichever comes first; the stopping point is always
     evaluated. Approaching ``nodes`` it steps by half the estimated distance and finally by
-    single iterations, so it overshoots by about one iteration's nodes at most. The log's first
-    row is the solver's state before the run.
+    single iterations, so it normally overshoots by less than one iteration's nodes. The log's
+    first row is the solver's state before the run.
     """
     iterations = check_iterations(iterations)
     if nodes is not None:
@@ -163,7 +164,8 @@ def convergence_curve(solver, iterations, nodes=None, growth=1.25) -> Convergenc
         while solver.iterations < target and budget_left():
             step = target - solver.iterations
             if nodes is not None and solver.iterations > start:
-                per_iteration = (solver.nodes_touched - log.rows[0][1]) / (solver.iterations - start)
+                done = solver.iterations - start
+                per_iteration = (solver.nodes_touched - log.rows[0][1]) / done
                 estimate = (nodes - solver.nodes_touched) / per_iteration
                 step = min(step, max(1, math.floor(estimate / 2)) if estimate > 64 else 1)
             solver.iterate(step)

@@ -83,8 +83,9 @@ def test_node_budget_stops_the_run_where_it_is_reached():
 
 def test_node_budget_is_alternating_cfr_work():
     kuhn = games.kuhn()
-    assert comparison.node_budget(kuhn, 1000) == CFR(kuhn).iterate(1000).nodes_touched
-    assert comparison.node_budget(kuhn, 1000) == CFR(kuhn, alternating=False).iterate(2000).nodes_touched
+    budget = comparison.node_budget(kuhn, 1000)
+    assert budget == CFR(kuhn).iterate(1000).nodes_touched
+    assert budget == CFR(kuhn, alternating=False).iterate(2000).nodes_touched
 
 
 def test_committed_data_keep_their_budgets(data):
@@ -99,7 +100,8 @@ def test_committed_data_keep_their_budgets(data):
             assert iterations in log.iteration.tolist(), (key, name)
             assert np.all(np.diff(log.iteration) > 0) and np.all(np.diff(log.nodes_touched) > 0)
             if name in caps:
-                assert log.nodes_touched[-1] >= budget or log.iteration[-1] == caps[name], (key, name)
+                reached = log.nodes_touched[-1] >= budget
+                assert reached or log.iteration[-1] == caps[name], (key, name)
                 assert log.nodes_touched[-2] < budget, (key, name)
             else:
                 assert log.nodes_touched[-1] == budget, (key, name)
