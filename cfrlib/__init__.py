@@ -1,15 +1,37 @@
-"""cfrlib: Counterfactual Regret Minimization, from regret matching to DCFR."""
+"""cfrlib: Counterfactual Regret Minimization, from regret matching to DCFR.
+
+The library behind the book. Games (:mod:`cfrlib.games`) are written as their rules and
+compiled once into flat arrays (:mod:`cfrlib.tree`); strategies (:mod:`cfrlib.strategy`) are
+evaluated exactly (:mod:`cfrlib.evaluation`); the solvers share one interface
+(:mod:`cfrlib.solvers`): the full-width CFR family as one engine and the sampling family. Short
+recursive versions of every algorithm, for reading, live in :mod:`cfrlib.textbook`.
+"""
 
 from . import games
-from .game import CHANCE, TERMINAL, Game, State
-
-__version__ = "0.1.0"
 from .errors import (CfrlibError, ChanceProbabilityError, GameError, GameFormatError,
                      ImperfectRecallError, InfosetMismatchError, NotZeroSumError, SolverError,
                      StrategyError)
 from .evaluation import (BestResponse, best_response, best_response_value, exploitability,
                          expected_value, nash_conv)
-from .strategy import Strategy, uniform_strategy
-from .solvers.sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
-from .solvers.fullwidth import CFR, DCFR, CFRPlus, FullWidthCFR, LinearCFR, PredictiveCFRPlus
+from .game import CHANCE, TERMINAL, Game, State
+from .playouts import head_to_head, play_games
 from .regret_matching import RegretMatchingRun, run_regret_matching
+from .solvers import (CFR, DCFR, CFRPlus, ChanceSamplingCFR, ConvergenceLog,
+                      ExternalSamplingMCCFR, FullWidthCFR, LinearCFR, OutcomeSamplingMCCFR,
+                      PredictiveCFRPlus, Solver)
+from .strategy import Strategy, uniform_strategy
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "games", "Game", "State", "CHANCE", "TERMINAL",
+    "Strategy", "uniform_strategy",
+    "expected_value", "best_response", "best_response_value", "BestResponse", "nash_conv",
+    "exploitability",
+    "Solver", "ConvergenceLog", "FullWidthCFR", "CFR", "CFRPlus", "LinearCFR", "DCFR",
+    "PredictiveCFRPlus", "ChanceSamplingCFR", "ExternalSamplingMCCFR", "OutcomeSamplingMCCFR",
+    "run_regret_matching", "RegretMatchingRun", "play_games", "head_to_head",
+    "CfrlibError", "GameError", "ChanceProbabilityError", "NotZeroSumError",
+    "InfosetMismatchError", "ImperfectRecallError", "StrategyError", "SolverError",
+    "GameFormatError",
+]

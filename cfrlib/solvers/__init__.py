@@ -1,9 +1,10 @@
-"""The solvers: the full-width CFR family and the sampling family, one interface."""
+"""The solvers, one interface (:class:`Solver`): the full-width CFR family as one engine
+(:mod:`cfrlib.solvers.fullwidth`) and the sampling family (:mod:`cfrlib.solvers.sampling`)."""
 
 from .base import ConvergenceLog, Solver
+from .fullwidth import CFR, DCFR, CFRPlus, FullWidthCFR, LinearCFR, PredictiveCFRPlus
 from .sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
 
-__all__ = ["ConvergenceLog", "Solver", "ChanceSamplingCFR", "ExternalSamplingMCCFR",
+__all__ = ["ConvergenceLog", "Solver", "FullWidthCFR", "CFR", "CFRPlus", "LinearCFR", "DCFR",
+           "PredictiveCFRPlus", "ChanceSamplingCFR", "ExternalSamplingMCCFR",
            "OutcomeSamplingMCCFR"]
-from .fullwidth import CFR, DCFR, CFRPlus, FullWidthCFR, LinearCFR, PredictiveCFRPlus  # noqa: E402
-__all__ += ["CFR", "CFRPlus", "DCFR", "FullWidthCFR", "LinearCFR", "PredictiveCFRPlus"]
