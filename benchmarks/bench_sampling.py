@@ -107,7 +107,7 @@ def main():
     header = list(dict.fromkeys(k for row in rows for k in row))
     print(f"Leduc, ms per iteration (median of {repeat}, and the minimum); Python "
           f"{platform.python_version()}, numpy {np.__version__}; an iteration is one traversal per "
-          "player (OpenSpiel's too); a ratio above 1 means ours is faster")
+          "player (OpenSpiel's too); a ratio above 1 means ours is faster\n")
     print_table(header, [[row.get(k, "") for k in header] for row in rows], args.markdown)
     try:
         import pyspiel  # noqa: F401
