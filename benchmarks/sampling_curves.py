@@ -1,10 +1,10 @@
 """Exploitability against iterations, nodes touched and seconds: the sampling family against
-vanilla CFR on Leduc and Bluff 1x1 (the data of chapter 9).
+vanilla CFR on Leduc and Bluff 1x1 (the data of chapters 5 and 6).
 
 Run from the repository root: ``python benchmarks/sampling_curves.py [--quick]``. Each solver
 runs for a fixed number of iterations per game (about the same time on an idle machine, so the
-curves are the same on every run except for the seconds), with evaluations at geometrically
-spaced iteration counts (the time of the evaluations is not counted in ``seconds``). The curves
+curves are the same on every run except for the seconds), with evaluations at the iteration
+counts of ``cfrlib.comparison.schedule`` (the time of the evaluations is not counted in ``seconds``). The curves
 go to ``benchmarks/data/sampling_curves.json`` (``{"games": {game: {solver:
 ConvergenceLog.to_dict()}}, "comparison": ..., "machine": ...}``) and the script prints, for
 chance sampling against vanilla CFR, the exploitability each reached at the same number of
@@ -23,7 +23,8 @@ from pathlib import Path
 import numpy as np
 
 from cfrlib import games
-from cfrlib.solvers import ChanceSamplingCFR, ConvergenceLog, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
+from cfrlib.comparison import convergence_curve
+from cfrlib.solvers import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
 from cfrlib.solvers.fullwidth import CFR
 
 SOLVERS = {
@@ -42,34 +43,14 @@ ITERATIONS = {  # per game and solver: about 5 s on Leduc and 20 s on Bluff, idl
 OUT = Path(__file__).parent / "data" / "sampling_curves.json"
 
 
-def curve(make, game, iterations, growth=1.25):
-    """Run ``make(game)`` for ``iterations``, evaluating at iterations 1, 2, 3, ... growing by
-    ``growth`` and at the end; returns its ``ConvergenceLog``."""
-    solver = make(game)
-    log = ConvergenceLog(solver.name)
-    log.append(0, 0, 0.0, solver.exploitability())
-    target = 1
-    while solver.iterations < iterations:
-        solver.iterate(min(target, iterations) - solver.iterations)
-        log.append(solver.iterations, solver.nodes_touched, solver.seconds, solver.exploitability())
-        target = max(target + 1, int(target * growth))
-    return log
-
-
-def reached(log, column, budget):
-    """The exploitability of the last evaluation within ``budget`` of ``column``."""
-    x = getattr(log, column)
-    return float(log.exploitability[np.searchsorted(x, budget, side="right") - 1])
-
-
 def compare(logs, a="chance sampling", b="CFR", fractions=(0.01, 0.1, 1.0)):
     """Per axis, the exploitability of ``a`` and ``b`` at ``fractions`` of the largest budget
     both reached: ``{axis: [{"budget": x, a: ..., b: ...}, ...]}``."""
     out = {}
     for column in ("iteration", "nodes_touched", "seconds"):
         common = min(getattr(logs[a], column)[-1], getattr(logs[b], column)[-1])
-        out[column] = [{"budget": float(f * common), a: reached(logs[a], column, f * common),
-                        b: reached(logs[b], column, f * common)} for f in fractions]
+        out[column] = [{"budget": float(f * common), a: logs[a].exploitability_at(f * common, column),
+                        b: logs[b].exploitability_at(f * common, column)} for f in fractions]
     return out
 
 
@@ -86,7 +67,7 @@ def main():
         game.tree()
         logs = {}
         for solver_name, make in SOLVERS.items():
-            logs[solver_name] = curve(make, game, ITERATIONS[name][solver_name] // scale)
+            logs[solver_name] = convergence_curve(make(game), ITERATIONS[name][solver_name] // scale)
             last = logs[solver_name].rows[-1]
             print(f"{name:8} {solver_name:18} {last[0]:>9,} it  {last[1]:>14,} nodes  "
                   f"{last[2]:6.2f} s  exploitability {last[3]:.4g}", flush=True)

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from . import games
 from .errors import GameError, SolverError
 from .solvers.base import ConvergenceLog, check_iterations
@@ -31,7 +29,7 @@ from .solvers.sampling.common import SamplingSolver
 
 __all__ = ["GAMES", "VARIANTS", "THESIS_VARIANTS", "THESIS_RANKING", "SAMPLER_CAPS", "STYLES",
            "make_game", "make_solver", "schedule", "node_budget", "convergence_curve",
-           "run_study", "reading", "ranking"]
+           "run_study", "ranking"]
 
 SHORT_DECK_MAX_RAISES = 7
 """Raise cap per round of our Short Deck Big Leduc: 31,872 infosets, the closest of our rules
@@ -205,23 +203,9 @@ def run_study(key, iterations=1000, equal_nodes=True, variants=None, seed=0, rep
     return logs
 
 
-def reading(log, column, budget):
-    """The last row ``(iteration, nodes_touched, seconds, exploitability)`` of ``log`` whose
-    ``column`` is at most ``budget``."""
-    if column not in ConvergenceLog.columns[:3]:
-        raise SolverError(f"reading: column must be one of {ConvergenceLog.columns[:3]}, "
-                          f"got {column!r}")
-    values = getattr(log, column)
-    k = int(np.searchsorted(values, budget, side="right")) - 1
-    if k < 0:
-        raise SolverError(f"reading: the log {log.name!r} has no evaluation with {column} <= "
-                          f"{budget!r} (its first is at {values[0] if len(values) else 'none'})")
-    return log.rows[k]
-
-
 def ranking(logs, column=None, budget=None) -> list:
     """``[(name, row), ...]`` sorted by exploitability, lowest first, where ``row`` is
-    ``reading(log, column, budget)``, or each log's last row when ``column`` is ``None``
+    ``log.row_at(budget, column)``, or each log's last row when ``column`` is ``None``
     (the end of each run: equal nodes for the runs of ``run_study(equal_nodes=True)``).
     With ``column="iteration"`` every log must reach ``budget`` exactly."""
     rows = {}
@@ -231,7 +215,7 @@ def ranking(logs, column=None, budget=None) -> list:
                 raise SolverError(f"ranking: the log {name!r} is empty")
             rows[name] = log.rows[-1]
             continue
-        rows[name] = reading(log, column, budget)
+        rows[name] = log.row_at(budget, column)
         if column == "iteration" and rows[name][0] != budget:
             raise SolverError(f"ranking: {name!r} was not evaluated at iteration {budget} "
                               f"(its run ends at {log.rows[-1][0]})")

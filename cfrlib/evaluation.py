@@ -66,6 +66,18 @@ def counterfactual_values(tree, probs, player, opponent_reach=None, best_respons
     return q, v
 
 
+def counterfactual_regrets(game, strategy, player) -> np.ndarray:
+    """``r(I, a) = q_i(I, a) - v_i(I)`` at player ``i``'s infosets (0 elsewhere): the regrets one
+    full-width CFR iteration adds when both players follow ``strategy``. An array of shape
+    ``(num_infosets, max_actions)`` in the tree's order."""
+    _check_player(player)
+    tree = game.tree()
+    q, v = counterfactual_values(tree, as_strategy(game, strategy).probs, player)
+    regret = q[:-1].reshape(tree.action_mask.shape) - v[:, None]
+    mine = (tree.infoset_player == player)[:, None] & tree.action_mask
+    return np.where(mine, regret, 0.0)
+
+
 def opponent_reach_of_terminals(tree, probs, player) -> np.ndarray:
     """``pi_{-i}(z) = pi_c(z) * x_{-i}[seq_{-i}(z)]`` for every terminal ``z``."""
     other = 1 - player

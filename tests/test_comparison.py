@@ -121,21 +121,22 @@ def test_short_deck_size_is_the_one_the_chapter_states(data):
     assert entry["name"] == games.leduc(ranks=6, suits=2, max_raises=7).name
 
 
-def test_ranking_and_reading():
+def test_ranking_and_reading_a_log_at_a_budget():
     log_a = ConvergenceLog("a", [(0, 0, 0.0, 1.0), (10, 100, 0.1, 0.5), (20, 200, 0.2, 0.1)])
     log_b = ConvergenceLog("b", [(0, 0, 0.0, 1.0), (10, 50, 0.3, 0.3), (30, 150, 0.9, 0.2)])
     logs = {"a": log_a, "b": log_b}
-    assert comparison.reading(log_a, "nodes_touched", 150) == (10, 100, 0.1, 0.5)
-    assert comparison.reading(log_a, "seconds", 5.0) == (20, 200, 0.2, 0.1)
+    assert log_a.row_at(150, "nodes_touched") == (10, 100, 0.1, 0.5)
+    assert log_a.row_at(5.0, "seconds") == (20, 200, 0.2, 0.1)
+    assert log_b.exploitability_at(149) == 0.3
     assert [n for n, _ in comparison.ranking(logs, "iteration", 10)] == ["b", "a"]
     assert [n for n, _ in comparison.ranking(logs)] == ["a", "b"]
     assert [n for n, _ in comparison.ranking(logs, "nodes_touched", 150)] == ["b", "a"]
     with pytest.raises(SolverError, match="'b' was not evaluated at iteration 20"):
         comparison.ranking(logs, "iteration", 20)
     with pytest.raises(SolverError, match="no evaluation with nodes_touched <= -1"):
-        comparison.reading(log_a, "nodes_touched", -1)
+        log_a.row_at(-1, "nodes_touched")
     with pytest.raises(SolverError, match="column must be one of"):
-        comparison.reading(log_a, "exploitability", 1)
+        log_a.row_at(1, "exploitability")
 
 
 def test_bad_input_is_named():

@@ -105,3 +105,18 @@ def test_strategy_of_another_game_object_is_accepted_by_key():
     assert cfrlib.exploitability(other, KUHN.equilibrium(0.1)) < 1e-12
     with pytest.raises(cfrlib.StrategyError, match="belongs to kuhn, not leduc"):
         cfrlib.exploitability(LEDUC, KUHN.equilibrium(0.1))
+
+
+@pytest.mark.parametrize("game", [KUHN, LEDUC], ids=lambda g: g.name)
+def test_counterfactual_regrets_are_what_one_cfr_iteration_adds(game):
+    uniform = cfrlib.uniform_strategy(game)
+    regrets = [cfrlib.evaluation.counterfactual_regrets(game, uniform, p) for p in (0, 1)]
+    tree = game.tree()
+    for p in (0, 1):
+        assert not regrets[p][tree.infoset_player != p].any()
+        # sum_a sigma(I, a) r(I, a) = 0: the strategy's own regret is zero
+        assert np.allclose((uniform.probs * regrets[p]).sum(axis=1), 0.0, atol=1e-12)
+    solver = cfrlib.CFR(game, alternating=False).iterate(1)
+    assert np.allclose(solver.cumulative_regret(), regrets[0] + regrets[1], atol=1e-12)
+    with pytest.raises(ValueError, match="player must be 0 or 1"):
+        cfrlib.evaluation.counterfactual_regrets(game, uniform, 2)

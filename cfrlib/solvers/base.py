@@ -70,6 +70,23 @@ class ConvergenceLog:
     def __len__(self):
         return len(self.rows)
 
+    def row_at(self, budget, column="nodes_touched") -> tuple:
+        """The last row ``(iteration, nodes_touched, seconds, exploitability)`` whose ``column``
+        is at most ``budget``: where the run stood when it had spent ``budget``."""
+        if column not in ConvergenceLog.columns[:3]:
+            raise SolverError(f"column must be one of {ConvergenceLog.columns[:3]}, got {column!r}")
+        values = getattr(self, column)
+        k = int(np.searchsorted(values, budget, side="right")) - 1
+        if k < 0:
+            first = values[0] if len(values) else "none"
+            raise SolverError(f"the log {self.name!r} has no evaluation with {column} <= {budget!r} "
+                              f"(its first is at {first})")
+        return self.rows[k]
+
+    def exploitability_at(self, budget, column="nodes_touched") -> float:
+        """The exploitability the run had reached with at most ``budget`` of ``column``."""
+        return self.row_at(budget, column)[3]
+
     def to_dict(self) -> dict:
         """``{column: list}`` plus the name, ready for JSON."""
         out = {"name": self.name}
