@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from operator import mul
 
 from ...errors import SolverError
@@ -52,7 +51,7 @@ class ChanceSamplingCFR(SamplingSolver):
         textbook recursion."""
         flat = self.flat
         player, infoset, first = flat.player, flat.infoset, flat.first_child
-        payoff, cumulative, last = flat.utility[0], flat.chance_cumulative, flat.chance_last
+        payoff, chance_outcome = flat.utility[0], flat.chance_outcome
         regret, strategy_sum, sigma = self.regret, self.strategy_sum, self.sigma
         buffer, refill = self.uniforms.buffer, self.uniforms.refill
         draw = buffer.pop
@@ -69,9 +68,7 @@ class ChanceSamplingCFR(SamplingSolver):
             if p == CHANCE:
                 if not buffer:
                     refill()
-                c = cumulative[n]
-                k = bisect_right(c, draw())
-                return walk(first[n] + (k if k < len(c) else last[n]), r0, r1)
+                return walk(first[n] + chance_outcome(n, draw()), r0, r1)
             if r0 == 0.0 and r1 == 0.0:
                 return 0.0
             I = infoset[n]

@@ -7,6 +7,7 @@ a ``cfrlib.tree.Tree`` once into lists and tuples that a tight Python loop index
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from itertools import accumulate
 from weakref import WeakKeyDictionary
 
@@ -41,6 +42,13 @@ class FlatTree:
                 self.chance_probs[n] = probs
                 self.chance_cumulative[n] = tuple(accumulate(probs))
                 self.chance_last[n] = max(a for a, q in enumerate(probs) if q > 0.0)
+
+    def chance_outcome(self, n, u) -> int:
+        """The outcome a uniform ``u`` picks at chance node ``n``: the first whose running sum of
+        probabilities exceeds ``u`` (the last possible one if rounding leaves ``u`` above all)."""
+        c = self.chance_cumulative[n]
+        k = bisect_right(c, u)
+        return k if k < len(c) else self.chance_last[n]
 
 
 def flat_tree(tree) -> FlatTree:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from operator import mul
 
 from ...game import CHANCE, TERMINAL
@@ -39,7 +38,7 @@ class ExternalSamplingMCCFR(SamplingSolver):
         as the textbook recursion."""
         flat = self.flat
         player, infoset, first = flat.player, flat.infoset, flat.first_child
-        cumulative, last = flat.chance_cumulative, flat.chance_last
+        chance_outcome = flat.chance_outcome
         regret, strategy_sum, sigma = self.regret, self.strategy_sum, self.sigma
         buffer, refill = self.uniforms.buffer, self.uniforms.refill
         draw = buffer.pop
@@ -68,9 +67,7 @@ class ExternalSamplingMCCFR(SamplingSolver):
                 refill()
             u = draw()
             if p == CHANCE:
-                c = cumulative[n]
-                k = bisect_right(c, u)
-                return walk(first[n] + (k if k < len(c) else last[n]))
+                return walk(first[n] + chance_outcome(n, u))
             sig = sigma[infoset[n]]
             S = strategy_sum[infoset[n]]
             total = 0.0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from numbers import Real
 
 from ...errors import SolverError
@@ -53,7 +52,7 @@ class OutcomeSamplingMCCFR(SamplingSolver):
         textbook recursion."""
         flat = self.flat
         player, infoset, first = flat.player, flat.infoset, flat.first_child
-        cumulative, last, chance_probs = flat.chance_cumulative, flat.chance_last, flat.chance_probs
+        chance_outcome, chance_probs = flat.chance_outcome, flat.chance_probs
         regret, strategy_sum, sigma = self.regret, self.strategy_sum, self.sigma
         buffer, refill = self.uniforms.buffer, self.uniforms.refill
         draw = buffer.pop
@@ -72,10 +71,7 @@ class OutcomeSamplingMCCFR(SamplingSolver):
                     refill()
                 u = draw()
                 if p == CHANCE:
-                    c = cumulative[n]
-                    k = bisect_right(c, u)
-                    if k == len(c):
-                        k = last[n]
+                    k = chance_outcome(n, u)
                     pr = chance_probs[n][k]
                     pi_o *= pr
                     q *= pr
