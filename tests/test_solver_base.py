@@ -76,3 +76,17 @@ def test_load_refuses_a_file_that_is_not_a_solver(tmp_path):
     (tmp_path / "junk.npz").write_bytes(b"not a zip file")
     with pytest.raises(cfrlib.SolverError, match="not a saved cfrlib solver"):
         cfrlib.CFR.load(tmp_path / "junk.npz", games.kuhn())
+
+
+def test_logs_save_and_load_as_json(tmp_path):
+    log = cfrlib.CFR(games.kuhn()).run(20, eval_every=5, progress=False)
+    log.save(tmp_path / "log.json")
+    again = ConvergenceLog.load(tmp_path / "log.json")
+    assert again.rows == log.rows and again.name == log.name
+    (tmp_path / "bad.json").write_text('{"name": "x", "iteration": [1, 2]}')
+    with pytest.raises(cfrlib.SolverError, match="not a convergence log"):
+        ConvergenceLog.load(tmp_path / "bad.json")
+    (tmp_path / "short.json").write_text(
+        '{"iteration": [1, 2], "nodes_touched": [1], "seconds": [0, 0], "exploitability": [1, 1]}')
+    with pytest.raises(cfrlib.SolverError, match="of equal length"):
+        ConvergenceLog.load(tmp_path / "short.json")

@@ -95,7 +95,25 @@ class ConvergenceLog:
 
     @classmethod
     def from_dict(cls, data) -> "ConvergenceLog":
-        return cls(data.get("name", ""), zip(*(data[c] for c in cls.columns)))
+        """The log that :meth:`to_dict` describes."""
+        try:
+            return cls(data.get("name", ""), zip(*(data[c] for c in cls.columns), strict=True))
+        except (KeyError, TypeError, ValueError) as err:
+            raise SolverError(f"not a convergence log: expected a name and the lists "
+                              f"{list(cls.columns)} of equal length ({err})") from None
+
+    def save(self, path):
+        """Write the log as JSON (:meth:`to_dict`)."""
+        Path(path).write_text(json.dumps(self.to_dict(), indent=1))
+
+    @classmethod
+    def load(cls, path) -> "ConvergenceLog":
+        """Read a log written by :meth:`save`."""
+        try:
+            data = json.loads(Path(path).read_text())
+        except json.JSONDecodeError as err:
+            raise SolverError(f"{path}: not valid JSON ({err.msg} at line {err.lineno})") from None
+        return cls.from_dict(data)
 
     def __repr__(self):
         lines = [f"ConvergenceLog({self.name!r}, {len(self.rows)} points)"]
