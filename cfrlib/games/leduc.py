@@ -55,7 +55,6 @@ class Leduc(Game):
         self.raise_sizes, self.max_raises = tuple(raise_sizes), tuple(max_raises)
         self.suit_isomorphism = bool(suit_isomorphism)
         names = RANK_NAMES[len(RANK_NAMES) - 1 - ranks:-1] if ranks < len(RANK_NAMES) else RANK_NAMES
-        self.rank_names = names
         if self.suit_isomorphism:
             self.cards = list(names)  # a card is a rank; the deck holds `suits` copies of each
         else:
