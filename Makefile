@@ -1,5 +1,6 @@
 # The two commands of the README:
-#   make book   build the HTML book from scratch (every notebook executed, warnings are errors)
+#   make book   build the HTML book from scratch from the notebooks' committed outputs (which
+#               make test verifies), warnings are errors
 #   make test   unit tests of cfrlib and strict nbval over every notebook in chapters/
 # Both create the virtual environment .venv on first use.
 
@@ -26,11 +27,12 @@ export JUPYTER_PLATFORM_DIRS := 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help venv book assets test lab bench clean
+.PHONY: help venv book assets test execute lab bench clean
 
 help:
 	@echo "make book    build the HTML book in _build/html (creates .venv on first use)"
 	@echo "make test    unit tests + strict nbval over every notebook in chapters/"
+	@echo "make execute re-execute notebooks in place (NB=chapters/04_vanilla_cfr.ipynb; default all)"
 	@echo "make lab     open the notebooks in JupyterLab"
 	@echo "make bench   run the benchmarks and write their tables into benchmarks/README.md"
 	@echo "make clean   remove _build, the offline JS assets and caches (keeps .venv)"
@@ -56,6 +58,12 @@ book: venv assets
 
 test: venv
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --durations=5
+
+# The book publishes the committed outputs: after editing a notebook, execute it here, then
+# run make test (strict nbval checks that a fresh run reproduces every output).
+NB ?= $(wildcard chapters/*.ipynb)
+execute: venv
+	$(BIN)/python tools/execute-notebooks $(NB)
 
 lab: venv $(LAB_STAMP)
 	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS) chapters/

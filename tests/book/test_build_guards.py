@@ -1,23 +1,29 @@
-"""The book's guards fail when they should.
+"""The book's guards fail when they should, and neither command can hang on a kernel.
 
 Each test makes a small book or notebook in a temporary folder, with this repository's own
-configuration (pytest.ini, the nbval sanitize file, _config.yml, the build script), and checks
-that `make test` would fail on a notebook that raises or whose printed number changed, and that
-`make book` would fail on a broken cross-reference, on a notebook missing from _toc.yml and on
-a notebook that raises while the book executes it. A clean twin of each case passes, so each
-failure is caused by the one defect put in.
+configuration (pytest.ini, conftest.py, the nbval sanitize file, _config.yml, the build
+script), and checks that `make test` would fail on a notebook that raises or whose printed
+number changed, and that `make book` would fail on a broken cross-reference, on a notebook
+missing from _toc.yml, on a notebook saved unexecuted and on one that saved an error. A clean
+twin of each case passes, so each failure is caused by the one defect put in.
+
+A kernel that stops answering (a cell that sends SIGSTOP to its own kernel: alive, silent,
+idle) fails `make test` fast, after one restart, with "kernel stopped answering"; a notebook
+whose kernel stops only once passes after the restart. The book build starts no kernel at all.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import nbformat
+import psutil
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,17 +37,22 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _notebook(path: Path, cells: list[tuple[str, str | None]], title: str | None = None) -> None:
-    """Write a notebook of code cells, each with the stdout saved as its output (or none),
-    after a markdown cell ``title`` if given."""
+def _notebook(path: Path, cells: list, title: str | None = None) -> None:
+    """Write a notebook of code cells, after a markdown cell ``title`` if given. A cell is
+    ``(source, saved_stdout)``, executed in order with that stdout as its output (none if None),
+    or a ready cell (for the unexecuted and error cases)."""
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     if title is not None:
         nb.cells.append(nbformat.v4.new_markdown_cell(title))
-    for count, (source, saved_stdout) in enumerate(cells, start=1):
-        cell = nbformat.v4.new_code_cell(source, execution_count=count)
-        if saved_stdout is not None:
-            cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=saved_stdout)]
+    for count, item in enumerate(cells, start=1):
+        if isinstance(item, tuple):
+            source, saved_stdout = item
+            cell = nbformat.v4.new_code_cell(source, execution_count=count)
+            if saved_stdout is not None:
+                cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=saved_stdout)]
+        else:
+            cell = item
         nb.cells.append(cell)
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, path)
@@ -49,11 +60,27 @@ def _notebook(path: Path, cells: list[tuple[str, str | None]], title: str | None
 
 # ---------------------------------------------------------------------------------- make test
 
+def _test_setup(root: Path) -> Path:
+    """The test configuration of this repository in ``root``; returns its chapters folder."""
+    for name in ("pytest.ini", "conftest.py"):
+        shutil.copy(ROOT / name, root / name)
+    (root / "tests").mkdir()
+    shutil.copy(ROOT / "tests" / "nbval_sanitize.cfg", root / "tests" / "nbval_sanitize.cfg")
+    return root / "chapters"
+
+
+def _outcomes(report: Path) -> dict[str, list[str]]:
+    """passed/failed of each test case in a junit report, by notebook file name."""
+    outcome: dict[str, list[str]] = {}
+    for case in ET.parse(report).getroot().iter("testcase"):
+        failed = any(child.tag in ("failure", "error") for child in case)
+        name = (case.get("classname") or "").removeprefix("chapters.").removesuffix(".ipynb")
+        outcome.setdefault(name, []).append("failed" if failed else "passed")
+    return outcome
+
+
 def test_nbval_fails_on_error_and_on_changed_number(tmp_path):
-    shutil.copy(ROOT / "pytest.ini", tmp_path / "pytest.ini")
-    (tmp_path / "tests").mkdir()
-    shutil.copy(ROOT / "tests" / "nbval_sanitize.cfg", tmp_path / "tests" / "nbval_sanitize.cfg")
-    chapters = tmp_path / "chapters"
+    chapters = _test_setup(tmp_path)
     # The clean twin also shows the sanitizing at work: another memory address is no change.
     _notebook(chapters / "clean.ipynb", [
         ("print(6 * 7)", "42\n"),
@@ -67,13 +94,8 @@ def test_nbval_fails_on_error_and_on_changed_number(tmp_path):
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={report}"],
         cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=600,
     )
-    outcome: dict[str, list[str]] = {}
-    for case in ET.parse(report).getroot().iter("testcase"):
-        failed = any(child.tag in ("failure", "error") for child in case)
-        outcome.setdefault(case.get("classname") or case.get("file") or "", []).append(
-            "failed" if failed else "passed")
-    by_notebook = {name: sum((v for k, v in outcome.items() if name in k), [])
-                   for name in ("clean", "raises", "changed_number")}
+    outcome = _outcomes(report)
+    by_notebook = {name: outcome.get(name) for name in ("clean", "raises", "changed_number")}
 
     assert run.returncode == 1, run.stdout[-3000:]
     assert by_notebook["clean"] == ["passed", "passed"], run.stdout[-3000:]
@@ -81,6 +103,54 @@ def test_nbval_fails_on_error_and_on_changed_number(tmp_path):
     assert "ZeroDivisionError" in run.stdout
     assert by_notebook["changed_number"] == ["failed"], run.stdout[-3000:]
     assert "41" in run.stdout and "42" in run.stdout
+
+
+def test_nbval_fails_fast_when_a_kernel_stops_answering(tmp_path):
+    """As `make test` runs (two workers, whole notebooks on one): a kernel that stops
+    answering for good fails its cell after one restart and replay, with a message naming the
+    notebook, and the notebook's later cells fail at once; a kernel that stops only once is
+    restarted and its notebook passes. The run is bounded by the subprocess timeout below,
+    far shorter than nbval's cell timeout of pytest.ini."""
+    chapters = _test_setup(tmp_path)
+    (tmp_path / "stop-once").touch()
+    stop_once = ("import os, pathlib, signal\nmarker = pathlib.Path('../stop-once')\n"
+                 "if marker.exists():\n    marker.unlink()\n    os.kill(os.getpid(), signal.SIGSTOP)\n"
+                 "print(x + 1)")
+    _notebook(chapters / "stops_for_good.ipynb",
+              [("x = 6 * 7\nprint(x)", "42\n"), (STOP_KERNEL, None), ("print(x)", "42\n")])
+    _notebook(chapters / "stops_once.ipynb",
+              [("x = 6 * 7\nprint(x)", "42\n"), (stop_once, "43\n"), ("print(x)", "42\n")])
+
+    report = tmp_path / "report.xml"
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2", "--dist",
+         "loadfile", "-o", "nbval_kernel_stall=5", f"--junitxml={report}"],
+        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=240,
+    )
+    outcome = _outcomes(report)
+    assert run.returncode == 1, run.stdout[-3000:]
+    assert outcome["stops_for_good"] == ["passed", "failed", "failed"], run.stdout[-3000:]
+    assert ("chapters/stops_for_good.ipynb, cell 1: kernel stopped answering: no reply and no "
+            "CPU used by the kernel for 5 s (again, after a restart of the kernel)") in run.stdout
+    assert ("chapters/stops_for_good.ipynb, cell 2: not run: the notebook's kernel stopped "
+            "answering at cell 1") in run.stdout
+    assert outcome["stops_once"] == ["passed", "passed", "passed"], run.stdout[-3000:]
+    assert "stops_once.ipynb, cell 1: kernel stopped answering" in run.stdout
+    assert "restarted the kernel, replayed the cells before cell 1 and ran it again" in run.stdout
+    assert not _kernels_in(chapters), "a kernel of the run was left behind"
+
+
+def _kernels_in(folder: Path) -> list[int]:
+    """Kernel processes still running (or stopped) with ``folder`` as working directory."""
+    found = []
+    for process in psutil.process_iter(["cmdline"]):
+        try:
+            if ("ipykernel_launcher" in " ".join(process.info["cmdline"] or [])
+                    and Path(process.cwd()) == folder):
+                found.append(process.pid)
+        except psutil.Error:
+            pass
+    return found
 
 
 # ---------------------------------------------------------------------------------- make book
@@ -95,8 +165,15 @@ Some math, $\\sigma^t(I, a)$, and a citation {cite:p}`zinkevich2007regret`.
 """
 
 
+STOP_KERNEL = "import os, signal\nos.kill(os.getpid(), signal.SIGSTOP)  # alive, silent, idle"
+UNEXECUTED = nbformat.v4.new_code_cell("print('done')")
+SAVED_ERROR = nbformat.v4.new_code_cell("1 / 0", execution_count=2, outputs=[
+    nbformat.v4.new_output("error", ename="ZeroDivisionError", evalue="division by zero",
+                           traceback=[])])
+
+
 def _small_book(root: Path, *, intro_extra: str = "", orphan: bool = False,
-                notebook_raises: bool = False) -> None:
+                last_cell=("print('done')", None)) -> None:
     """An introduction and one chapter notebook, with the repository's _config.yml and tools/."""
     shutil.copy(ROOT / "_config.yml", root / "_config.yml")
     shutil.copy(ROOT / "references.bib", root / "references.bib")
@@ -105,7 +182,7 @@ def _small_book(root: Path, *, intro_extra: str = "", orphan: bool = False,
     chapters.mkdir()
     (chapters / "intro.md").write_text(INTRO + intro_extra)
     _notebook(chapters / "chapter.ipynb",
-              [("print(6 * 7)", "42\n"), ("1 / 0" if notebook_raises else "print('done')", None)],
+              [("print(6 * 7)", "42\n"), last_cell],
               title="# A chapter\n\nBack to the {ref}`intro`.")
     if orphan:
         _notebook(chapters / "orphan.ipynb", [("print(1)", "1\n")], title="# Not in the toc")
@@ -118,7 +195,7 @@ def _small_book(root: Path, *, intro_extra: str = "", orphan: bool = False,
 def _build(root: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         [str(ROOT / "tools" / "build-book"), str(root)],
-        env=_env(), capture_output=True, text=True, timeout=600,
+        env=_env(), capture_output=True, text=True, timeout=300,
     )
 
 
@@ -130,9 +207,16 @@ def _build(root: Path) -> subprocess.CompletedProcess:
          "undefined label: 'no-such-label'"),
         ("notebook missing from the toc", {"orphan": True},
          "document isn't included in any toctree"),
-        ("notebook that raises", {"notebook_raises": True}, "ZeroDivisionError"),
+        ("notebook saved unexecuted", {"last_cell": UNEXECUTED},
+         "code cell 1 was not executed"),
+        ("notebook saved with an error", {"last_cell": SAVED_ERROR},
+         "code cell 1 saved an error: ZeroDivisionError"),
+        # Built from its saved outputs: were the kernel started, this cell would stop it and the
+        # build would sit until the timeout of _build; it finishes, and starts no kernel.
+        (None, {"last_cell": (STOP_KERNEL, None)}, None),
     ],
-    ids=["clean", "broken-reference", "missing-toc-entry", "notebook-raises"],
+    ids=["clean", "broken-reference", "missing-toc-entry", "unexecuted", "saved-error",
+         "kernel-would-stop"],
 )
 def test_book_build_fails_on_defect(tmp_path, defect, book_options, expected_message):
     _small_book(tmp_path, **book_options)
@@ -142,6 +226,7 @@ def test_book_build_fails_on_defect(tmp_path, defect, book_options, expected_mes
         assert run.returncode == 0, log[-4000:]
         assert (tmp_path / "_build" / "html" / "chapters" / "chapter.html").is_file()
         assert "front page:" in run.stdout
+        assert "Executing notebook" not in log
     else:
         assert run.returncode != 0, f"the build passed despite a {defect}:\n{log[-4000:]}"
         assert expected_message in log, log[-4000:]

@@ -1,0 +1,165 @@
+"""Project-wide pytest hooks: a watchdog over the notebook kernels that strict nbval runs.
+
+nbval waits for a cell's reply up to its cell timeout. A kernel that has stopped answering
+(the reply lost, the kernel idle) would keep a test worker waiting that long, so each cell
+runs under a watchdog: when the kernel has used no CPU for ``nbval_kernel_stall`` seconds
+(pytest.ini) and the cell has not finished, the kernel counts as stopped answering. The
+watchdog then kills it, starts a new kernel, replays the notebook's earlier cells and runs
+the cell again, once per notebook. If the new kernel stops answering too, the cell fails with
+``<notebook>: kernel stopped answering at cell N`` and the notebook's later cells fail at once.
+
+A cell that legitimately sits idle (sleeping, waiting for the network) for the stall time
+would be taken for a stopped kernel; the book has none.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+try:
+    from nbval.plugin import IPyNbCell, NbCellError
+except ImportError:  # pragma: no cover - nbval is pinned in requirements.txt
+    IPyNbCell = NbCellError = None
+
+CHECK_EVERY = 1.0   # seconds between two looks at the kernel's CPU time
+IDLE_CPU = 0.05     # CPU seconds a kernel may use over the stall time and still count as idle
+
+
+def pytest_addoption(parser):
+    parser.addini("nbval_kernel_stall", default="60",
+                  help="seconds a notebook kernel may stay idle without finishing its cell "
+                       "before it counts as stopped answering")
+
+
+class KernelStoppedAnswering(Exception):
+    """Raised in the test's thread when the watched kernel has stopped answering."""
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process and of all its children, live or reaped."""
+    try:
+        process = psutil.Process(pid)
+        times = process.cpu_times()
+        total = times.user + times.system + times.children_user + times.children_system
+        for child in process.children(recursive=True):
+            try:
+                child_times = child.cpu_times()
+                total += child_times.user + child_times.system
+            except psutil.Error:
+                pass
+        return total
+    except psutil.Error:
+        return float("nan")
+
+
+def _kernel_pid(kernel) -> int | None:
+    provisioner = getattr(getattr(kernel, "km", None), "provisioner", None)
+    return getattr(provisioner, "pid", None)
+
+
+class _Watchdog:
+    """Interrupts the blocking wait of the main thread (through SIGALRM) with
+    KernelStoppedAnswering once the kernel has used less than IDLE_CPU seconds of CPU over
+    the last ``stall`` seconds."""
+
+    def __init__(self, kernel, stall: float, where: str):
+        self.pid = _kernel_pid(kernel)
+        self.stall = stall
+        self.where = where
+
+    def _check(self, signum, frame):
+        now, cpu = time.monotonic(), _cpu_seconds(self.pid)
+        if not cpu - self.cpu < IDLE_CPU:          # busy (or the process is gone: nan)
+            self.since, self.cpu = now, cpu
+        elif now - self.since >= self.stall:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            raise KernelStoppedAnswering(
+                f"{self.where}: kernel stopped answering: no reply and no CPU used by the "
+                f"kernel for {self.stall:g} s")
+
+    def __enter__(self):
+        self.usable = self.pid is not None and hasattr(signal, "setitimer")
+        if self.usable:
+            self.since, self.cpu = time.monotonic(), _cpu_seconds(self.pid)
+            self.previous = signal.signal(signal.SIGALRM, self._check)
+            signal.setitimer(signal.ITIMER_REAL, CHECK_EVERY, CHECK_EVERY)
+        return self
+
+    def __exit__(self, *exc):
+        if self.usable:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.previous)
+        return False
+
+
+def _stopped_answering(error: BaseException) -> bool:
+    """The watchdog's own verdict, or nbval's timeout waiting for a finished cell's output
+    (the kernel's "idle" message lost); a cell that runs past nbval's cell timeout is a slow
+    cell, not a silent kernel, and fails as nbval reports it."""
+    return isinstance(error, KernelStoppedAnswering) or (
+        isinstance(error, NbCellError) and "exceeded waiting for output" in str(error))
+
+
+def _restart_and_replay(item, stall: float) -> None:
+    """Kill the notebook's kernel, start a new one and run the cells before ``item`` again."""
+    notebook = item.parent
+    pid = _kernel_pid(notebook.kernel)
+    if pid is not None:
+        try:
+            psutil.Process(pid).kill()
+        except psutil.Error:
+            pass
+    try:
+        notebook.kernel.stop()
+    except Exception:  # the kernel is gone already; only its channels are left to close
+        pass
+    notebook.timed_out = False
+    notebook.setup()
+    kernel = notebook.kernel
+    earlier = [other for other in item.session.items
+               if other.parent is notebook and other.cell_num < item.cell_num
+               and not other.options["skip"]]
+    for other in earlier:
+        with _Watchdog(kernel, stall, f"{notebook.nodeid}, replaying cell {other.cell_num}"):
+            msg_id = kernel.execute_cell_input(other.cell.source, allow_stdin=False)
+            kernel.await_reply(msg_id, timeout=item.config.option.nbval_cell_timeout)
+            kernel.await_idle(msg_id, other.output_timeout)
+
+
+def _guarded_runtest(item, runtest) -> None:
+    """Run one nbval cell under the watchdog; on a stopped kernel, restart, replay, retry once
+    per notebook."""
+    notebook = item.parent
+    stall = float(item.config.getini("nbval_kernel_stall"))
+    where = f"{notebook.nodeid}, cell {item.cell_num}"
+    dead_at = getattr(notebook, "_kernel_dead_at", None)
+    if dead_at is not None:
+        pytest.fail(f"{where}: not run: the notebook's kernel stopped answering at cell "
+                    f"{dead_at}", pytrace=False)
+    for retry in (False, True):
+        try:
+            if retry:
+                _restart_and_replay(item, stall)
+            with _Watchdog(notebook.kernel, stall, where):
+                return runtest()
+        except Exception as error:
+            if not _stopped_answering(error):
+                raise
+            if getattr(notebook, "_kernel_restarted", False):
+                notebook._kernel_dead_at = item.cell_num
+                pytest.fail(f"{error} (again, after a restart of the kernel)", pytrace=False)
+            notebook._kernel_restarted = True
+            item.warn(pytest.PytestWarning(
+                f"{error}; restarted the kernel, replayed the cells before cell "
+                f"{item.cell_num} and ran it again"))
+
+
+def pytest_itemcollected(item):
+    if IPyNbCell is not None and isinstance(item, IPyNbCell):
+        runtest = item.runtest
+        item.runtest = lambda: _guarded_runtest(item, runtest)
