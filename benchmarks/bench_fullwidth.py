@@ -4,7 +4,8 @@ Run from the repository root: ``python benchmarks/bench_fullwidth.py [--markdown
 Times are medians over repeats (the machine is shared). Memory is the peak resident size of a
 fresh subprocess that compiles Bluff and runs CFR+ on it. When OpenSpiel (``pyspiel``) is
 importable, its C++ and Python CFR and CFR+ run on the same games in this process and the
-table shows the ratios; the "published" column quotes shared/reference/NUMBERS.md.
+table shows the ratios; the "published" column quotes OpenSpiel 2.0.2 timed on this kind of
+machine (one core) when this project started, for when pyspiel is missing.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 Run from the repository root: ``python benchmarks/bench_sampling.py [--markdown] [--quick]``.
 For each solver: the compiled walk (``backend="tree"``) and the textbook recursion on the state
 API (``backend="states"``), nodes touched per iteration, and OpenSpiel 2.0.2's published times
-per iteration on Leduc (shared/reference/NUMBERS.md: Python outcome sampling 0.40 ms, external
-sampling 0.76 ms; C++ 0.019 and 0.043 ms) as ratios. When OpenSpiel (``pyspiel``) is importable
+per iteration on Leduc (timed on this kind of machine, one core, when this project started:
+Python outcome sampling 0.40 ms, external sampling 0.76 ms; C++ 0.019 and 0.043 ms) as ratios. When OpenSpiel (``pyspiel``) is importable
 its C++ and Python MCCFR solvers also run here, in the same process, and get their own columns.
 Times are medians over repeats (the machine is shared), after a warm-up: the cost of an
 iteration depends on the strategy, which changes fastest in the first iterations.

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-CHANCE = -1
-"""The pseudo-player who deals cards and rolls dice."""
+from .players import CHANCE, TERMINAL
+from .tree import Tree, compile_game
 
-TERMINAL = -2
-"""The pseudo-player of a finished game."""
+__all__ = ["CHANCE", "TERMINAL", "State", "Game"]
 
 
 class State(ABC):
@@ -89,12 +88,10 @@ class Game(ABC):
     def initial_state(self) -> State:
         """The empty history, the root of the game tree."""
 
-    def tree(self):
+    def tree(self) -> Tree:
         """The game compiled into flat numpy arrays (a :class:`cfrlib.tree.Tree`), built once."""
         cached = self.__dict__.get("_compiled_tree")
         if cached is None:
-            from .tree import compile_game
-
             cached = compile_game(self)
             self.__dict__["_compiled_tree"] = cached
         return cached

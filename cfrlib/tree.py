@@ -34,7 +34,7 @@ from .errors import (
     InfosetMismatchError,
     NotZeroSumError,
 )
-from .game import CHANCE, TERMINAL
+from .players import CHANCE, TERMINAL
 
 _SEQ_BASE = 1 << 20  # temporary (infoset, action) encoding while the number of actions is unknown
 

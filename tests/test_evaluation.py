@@ -1,4 +1,12 @@
-"""Exact evaluation against NUMBERS.md, Kuhn's equilibrium family, and properties on random games."""
+"""Exact evaluation against reference values, Kuhn's equilibrium family, and properties on random
+games.
+
+Sources of the reference values: uniform-random NashConv of Kuhn (11/12), Leduc (4.747222) and
+Bluff 1x1 with 6 sides (1.561489) as computed by OpenSpiel 2.0.2's
+open_spiel.python.algorithms.exploitability.nash_conv on kuhn_poker, leduc_poker and
+liars_dice(numdice=1) (Kuhn's 11/12 also by hand: test_uniform_kuhn_exact_values); Kuhn's value
+-1/18 and its equilibrium family from Kuhn (1950), "A simplified two-person poker".
+"""
 
 import numpy as np
 import pytest

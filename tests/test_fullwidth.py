@@ -1,4 +1,11 @@
-"""The full-width engine: convergence against NUMBERS.md, the DCFR family, save/load, bad input."""
+"""The full-width engine: convergence against OpenSpiel 2.0.2's CFR solvers, the DCFR family,
+save/load, bad input.
+
+Reference convergence figures are OpenSpiel 2.0.2's (pip package open_spiel 2.0.2,
+open_spiel.python.algorithms.cfr.CFRSolver / CFRPlusSolver / discounted_cfr.DCFRSolver with
+alternating updates, exploitability.nash_conv / exploitability), run on the same games on this
+kind of machine; "published" marks the same measurements as first reported, rounded.
+"""
 
 import math
 
@@ -32,7 +39,7 @@ def exploitability_after(solver, *counts):
     return out
 
 
-# ------------------------------------------------------------------ convergence (NUMBERS.md)
+# ------------------------------------------------------------------ convergence (OpenSpiel 2.0.2)
 # Each figure is this engine's measured value and OpenSpiel 2.0.2's (alternating updates; run
 # here with pip's open_spiel 2.0.2, see benchmarks/bench_fullwidth.py). Where they differ, the
 # cause is rounding, not convention: multiplying the regrets after iteration 1 by
