@@ -18,32 +18,19 @@ Bad input ends with exit code 2 and a one-line message that names the problem.
 from __future__ import annotations
 
 import argparse
-import importlib
-import inspect
 import json
 import sys
 from pathlib import Path
 
 from . import games
-from .errors import CfrlibError, GameFormatError, SolverError
+from .errors import CfrlibError, GameFormatError
 from .evaluation import best_response_value, expected_value
 from .game import CHANCE, TERMINAL
 from .games.explicit import explicit_from_game
 from .games.formats import FORMATS, dumps, load, save
+from .solvers import SOLVERS, solver_class
 
 BUILT_IN = {"kuhn": games.kuhn, "leduc": games.leduc, "bluff": games.bluff, "rps": games.rps}
-
-ALGORITHMS = {
-    "cfr": "CFR",
-    "cfr+": "CFRPlus",
-    "lcfr": "LinearCFR",
-    "dcfr": "DCFR",
-    "pcfr+": "PredictiveCFRPlus",
-    "cs": "ChanceSamplingCFR",
-    "es": "ExternalSamplingMCCFR",
-    "os": "OutcomeSamplingMCCFR",
-}
-_SOLVER_MODULES = ("cfrlib.solvers.fullwidth", "cfrlib.solvers.sampling")
 
 
 def main(argv=None) -> int:
@@ -65,7 +52,7 @@ def _parser() -> argparse.ArgumentParser:
 
     solve = commands.add_parser("solve", help="solve a game and print the strategies as JSON")
     solve.add_argument("game", metavar="GAME", help=game_help)
-    solve.add_argument("--algorithm", "-a", choices=list(ALGORITHMS), default="cfr+",
+    solve.add_argument("--algorithm", "-a", choices=list(SOLVERS), default="cfr+",
                        help="the solver (default: cfr+)")
     solve.add_argument("--iterations", "-n", type=int, default=None,
                        help="iterations to run (default 1000; with --target-exploitability, "
@@ -109,8 +96,7 @@ def _game(args, require_constant_sum=True):
 def _solve(args) -> int:
     game = _game(args)
     solver = solver_class(args.algorithm)
-    options = {"seed": args.seed} if "seed" in inspect.signature(solver).parameters else {}
-    solver = solver(game, **options)
+    solver = solver(game, seed=args.seed) if solver.sampled else solver(game)
     target = args.target_exploitability
     iterations = args.iterations if args.iterations is not None else (1000 if target is None else 10**6)
     eval_every = args.eval_every if args.eval_every is not None else (
@@ -138,24 +124,6 @@ def solution(game, strategy) -> dict:
         "player_one_strategy": strategy.player(0),
         "player_two_strategy": strategy.player(1),
     }
-
-
-def solver_class(algorithm):
-    """The solver class of ``algorithm``, imported only when asked for."""
-    name = ALGORITHMS[algorithm]
-    import cfrlib
-
-    found = getattr(cfrlib, name, None)
-    for module in _SOLVER_MODULES:
-        if found is not None:
-            break
-        try:
-            found = getattr(importlib.import_module(module), name, None)
-        except ImportError:
-            continue
-    if found is None:
-        raise SolverError(f"the {algorithm} solver ({name}) is not available in this cfrlib")
-    return found
 
 
 # ------------------------------------------------------------------------------ info, convert

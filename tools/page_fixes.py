@@ -2,10 +2,18 @@
 
 - sphinx-thebe 0.3.1 registers its inline configuration script twice on Sphinx 7.4; the second
   copy redeclares a ``const`` and the browser reports a SyntaxError on every page. Identical
-  scripts are kept once.
+  scripts are kept once. The repair is tied to that version: with any other sphinx-thebe the
+  build warns (an error under -W) that the repair should be checked and, if the duplicate is
+  gone, deleted.
 """
 
 from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+from sphinx.util import logging
+
+REPAIRED_THEBE = "0.3.1"
 
 
 def drop_duplicate_scripts(app, pagename, templatename, context, doctree) -> None:
@@ -25,5 +33,14 @@ def drop_duplicate_scripts(app, pagename, templatename, context, doctree) -> Non
 
 
 def setup(app):
+    try:
+        thebe = version("sphinx-thebe")
+    except PackageNotFoundError:
+        thebe = None
+    if thebe != REPAIRED_THEBE:
+        logging.getLogger(__name__).warning(
+            f"tools/page_fixes.py repairs sphinx-thebe {REPAIRED_THEBE}, but {thebe} is "
+            f"installed: check whether its inline script is still registered twice, and delete "
+            f"the repair if not")
     app.connect("html-page-context", drop_duplicate_scripts, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -20,7 +20,9 @@ import numpy as np
 from ..errors import SolverError
 from ..evaluation import exploitability
 
-_REGISTRY: dict = {}
+SOLVERS: dict = {}
+"""The one list of cfrlib's solvers, by short name ("cfr", "cfr+", "dcfr", "es", ...): what the
+command line offers and the tests run. Filled by :func:`register`."""
 
 
 def check_iterations(n, name="iterations") -> int:
@@ -133,6 +135,10 @@ class Solver:
     """
 
     name = "solver"
+    short_name: str | None = None
+    """The solver's name in :data:`SOLVERS` (None for an engine that only presets use)."""
+    sampled = False
+    """Whether the solver draws random samples (and so takes a ``seed``)."""
 
     def __init__(self, game):
         check_two_player_constant_sum(game)
@@ -245,7 +251,7 @@ class Solver:
                 arrays = {k[len("state_"):]: data[k] for k in data.files if k.startswith("state_")}
         except (OSError, ValueError, KeyError) as err:
             raise SolverError(f"{path}: not a saved cfrlib solver ({err})") from None
-        klass = _REGISTRY.get(meta["solver"])
+        klass = next((k for k in _subclasses(Solver) if k.__name__ == meta["solver"]), None)
         if klass is None or not issubclass(klass, cls):
             raise SolverError(f"{path}: holds a {meta['solver']} solver, not a {cls.__name__}")
         if meta["game"] != game.name:
@@ -262,10 +268,31 @@ class Solver:
         return f"<{type(self).__name__} on {self.game.name}: {self.iterations} iterations>"
 
 
-def register(klass):
-    """Class decorator: make a solver class loadable by :meth:`Solver.load`."""
-    _REGISTRY[klass.__name__] = klass
-    return klass
+def register(short_name):
+    """Class decorator: list a solver class in :data:`SOLVERS` under ``short_name``."""
+    def decorate(klass):
+        if short_name in SOLVERS:
+            raise ValueError(f"two solvers registered as {short_name!r}")
+        klass.short_name = short_name
+        SOLVERS[short_name] = klass
+        return klass
+    return decorate
+
+
+def solver_class(short_name: str) -> type:
+    """The solver class registered as ``short_name``, or a :class:`SolverError` naming the
+    registered ones."""
+    try:
+        return SOLVERS[short_name]
+    except KeyError:
+        raise SolverError(f"no solver {short_name!r}; the solvers are "
+                          f"{', '.join(SOLVERS)}") from None
+
+
+def _subclasses(klass):
+    for sub in klass.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
 
 
 @contextmanager

@@ -195,7 +195,6 @@ def _discount(t, exponent):
     return power / (power + 1.0)
 
 
-@register
 class FullWidthCFR(Solver):
     """The full-width engine: ``FullWidthCFR(game, alpha, beta, gamma, predictive, alternating, pruning)``.
 
@@ -387,7 +386,7 @@ def _averaging_power(averaging):
     return _AVERAGING[averaging]
 
 
-@register
+@register("cfr")
 class CFR(FullWidthCFR):
     """Vanilla CFR (Zinkevich et al. 2007): regret matching, uniform average (``alpha = beta = inf``,
     ``gamma = 0``)."""
@@ -399,7 +398,7 @@ class CFR(FullWidthCFR):
         super().__init__(game, math.inf, math.inf, 0.0, alternating=alternating, pruning=pruning)
 
 
-@register
+@register("cfr+")
 class CFRPlus(FullWidthCFR):
     """CFR+ (Tammelin 2014): regret matching+ ``R^t = max(R^{t-1} + r^t, 0)``, alternating updates,
     average weighted by ``t`` (``"linear"``) or ``t^2`` (``"quadratic"``)."""
@@ -413,7 +412,7 @@ class CFRPlus(FullWidthCFR):
         self.averaging = averaging
 
 
-@register
+@register("lcfr")
 class LinearCFR(FullWidthCFR):
     """Linear CFR (Brown and Sandholm 2019): iteration ``t``'s regrets and average weighted by ``t``,
     as DCFR(1, 1, 1): ``R^T = sum_t t r^t / (T + 1)``."""
@@ -425,7 +424,7 @@ class LinearCFR(FullWidthCFR):
         super().__init__(game, 1.0, 1.0, 1.0, alternating=alternating, pruning=pruning)
 
 
-@register
+@register("dcfr")
 class DCFR(FullWidthCFR):
     """Discounted CFR (Brown and Sandholm 2019), by default with their recommended (1.5, 0, 2)."""
 
@@ -436,7 +435,7 @@ class DCFR(FullWidthCFR):
         super().__init__(game, alpha, beta, gamma, alternating=alternating, pruning=pruning)
 
 
-@register
+@register("pcfr+")
 class PredictiveCFRPlus(FullWidthCFR):
     """Predictive CFR+ (Farina, Kroer and Sandholm 2021): RM+ regrets, next strategy by regret
     matching on ``R^t + r^t`` (the last instantaneous regret predicts the next), quadratic average

@@ -11,7 +11,7 @@ from ..base import register
 from .common import SamplingSolver
 
 
-@register
+@register("cs")
 class ChanceSamplingCFR(SamplingSolver):
     """CFR that samples one chance outcome at every chance node it meets and explores both
     players' actions in full.

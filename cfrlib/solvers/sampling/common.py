@@ -104,6 +104,8 @@ class SamplingSolver(Solver):
     iteration with the textbook recursions, counting in ``self.table``).
     """
 
+    sampled = True
+
     def __init__(self, game, seed=0, backend="auto"):
         super().__init__(game)
         self.seed = check_seed(seed)

@@ -10,7 +10,7 @@ from ..base import register
 from .common import SamplingSolver
 
 
-@register
+@register("es")
 class ExternalSamplingMCCFR(SamplingSolver):
     """MCCFR that explores the traverser's actions in full and samples one action of chance and
     of the opponent wherever they act.

@@ -11,7 +11,7 @@ from ..base import register
 from .common import SamplingSolver
 
 
-@register
+@register("os")
 class OutcomeSamplingMCCFR(SamplingSolver):
     """MCCFR that samples one trajectory per traversal: chance and the opponent on policy, the
     traverser from ``xi(I) = epsilon * uniform + (1 - epsilon) * sigma(I)``.
