@@ -8,6 +8,8 @@ watchdog then kills it, starts a new kernel, replays the notebook's earlier cell
 the cell again, once per notebook. If the new kernel stops answering too, the cell fails with
 ``<notebook>: kernel stopped answering at cell N`` and the notebook's later cells fail at once.
 
+A kernel that dies while starting (a port taken by another process) is started once more.
+
 A cell that legitimately sits idle (sleeping, waiting for the network) for the stall time
 would be taken for a stopped kernel; the book has none.
 """
@@ -159,7 +161,23 @@ def _guarded_runtest(item, runtest) -> None:
                 f"{item.cell_num} and ran it again"))
 
 
+def _setup_with_retry(notebook, setup) -> None:
+    """Start the notebook's kernel; once more if it died before answering (a port chosen for
+    it can be taken by another process, starting kernels too, before the kernel binds it)."""
+    try:
+        setup()
+    except RuntimeError as error:
+        if "Kernel died before replying" not in str(error):
+            raise
+        notebook.warn(pytest.PytestWarning(f"{notebook.nodeid}: {error}; starting it again"))
+        setup()
+
+
 def pytest_itemcollected(item):
     if IPyNbCell is not None and isinstance(item, IPyNbCell):
         runtest = item.runtest
         item.runtest = lambda: _guarded_runtest(item, runtest)
+        notebook = item.parent
+        if "setup" not in vars(notebook):
+            setup = notebook.setup
+            notebook.setup = lambda: _setup_with_retry(notebook, setup)

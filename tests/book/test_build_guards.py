@@ -140,6 +140,27 @@ def test_nbval_fails_fast_when_a_kernel_stops_answering(tmp_path):
     assert not _kernels_in(chapters), "a kernel of the run was left behind"
 
 
+def test_a_kernel_that_dies_while_starting_is_started_again(tmp_path):
+    """A kernel that dies before answering (as when another process takes one of its ports
+    between their choice and its bind) is started once more, and the notebook passes."""
+    chapters = _test_setup(tmp_path)
+    startup = tmp_path / "ipython" / "profile_default" / "startup"
+    startup.mkdir(parents=True)
+    (tmp_path / "die-once").touch()
+    (startup / "00-die-once.py").write_text(
+        "import os, pathlib\nmarker = pathlib.Path(%r)\n"
+        "if marker.exists():\n    marker.unlink()\n    os._exit(1)\n" % str(tmp_path / "die-once"))
+    _notebook(chapters / "starts.ipynb", [("print(6 * 7)", "42\n")])
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"], cwd=tmp_path,
+        env={**_env(), "IPYTHONDIR": str(tmp_path / "ipython")},
+        capture_output=True, text=True, timeout=240,
+    )
+    assert run.returncode == 0, run.stdout[-3000:]
+    assert "Kernel died before replying" in run.stdout and "starting it again" in run.stdout
+    assert not (tmp_path / "die-once").exists()
+
+
 def _kernels_in(folder: Path) -> list[int]:
     """Kernel processes still running (or stopped) with ``folder`` as working directory."""
     found = []
