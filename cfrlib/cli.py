@@ -22,7 +22,7 @@ import json
 import sys
 from pathlib import Path
 
-from . import games
+from . import __version__, games
 from .errors import CfrlibError, GameFormatError
 from .evaluation import best_response_value, expected_value
 from .game import CHANCE, TERMINAL
@@ -47,6 +47,7 @@ def main(argv=None) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cfrlib", description="Solve two-player zero-sum games with the CFR family.")
+    parser.add_argument("--version", action="version", version=f"cfrlib {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     game_help = f"a .json or .efg file, or a built-in game: {', '.join(BUILT_IN)}"
 

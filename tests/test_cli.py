@@ -138,3 +138,10 @@ def test_main_in_process(capsys, tmp_path):
     result = json.loads(capsys.readouterr().out)
     assert result["player_one_strategy"]["P0"] == pytest.approx(
         {"rock": 1 / 3, "paper": 1 / 3, "scissors": 1 / 3}, abs=1e-12)
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"cfrlib {cfrlib.__version__}"
