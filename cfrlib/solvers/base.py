@@ -20,9 +20,13 @@ import numpy as np
 from ..errors import SolverError
 from ..evaluation import exploitability
 
-SOLVERS: dict = {}
-"""The one list of cfrlib's solvers, by short name ("cfr", "cfr+", "dcfr", "es", ...): what the
-command line offers and the tests run. Filled by :func:`register`."""
+class SolverRegistry(dict):
+    """The one list of cfrlib's solvers, from short name (``"cfr"``, ``"cfr+"``, ``"dcfr"``,
+    ``"es"``, ...) to solver class, filled by :func:`register`. The command line offers exactly
+    these names, and the tests run every entry."""
+
+
+SOLVERS = SolverRegistry()
 
 
 def check_iterations(n, name="iterations") -> int:
