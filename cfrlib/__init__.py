@@ -7,7 +7,8 @@ evaluated exactly (:mod:`cfrlib.evaluation`); the solvers share one interface
 recursive versions of every algorithm, for reading, live in :mod:`cfrlib.textbook`.
 """
 
-from . import games
+from . import games, theory
+from .abstraction import AbstractionError, abstract_game, lift_strategy, rank_buckets
 from .errors import (CfrlibError, ChanceProbabilityError, GameError, GameFormatError,
                      ImperfectRecallError, InfosetMismatchError, NotZeroSumError, SolverError,
                      StrategyError)
@@ -24,7 +25,8 @@ from .strategy import Strategy, uniform_strategy
 __version__ = "0.1.0"
 
 __all__ = [
-    "games", "Game", "State", "CHANCE", "TERMINAL",
+    "games", "theory", "Game", "State", "CHANCE", "TERMINAL",
+    "abstract_game", "lift_strategy", "rank_buckets", "AbstractionError",
     "Strategy", "uniform_strategy",
     "expected_value", "best_response", "best_response_value", "BestResponse", "nash_conv",
     "exploitability",

@@ -22,6 +22,7 @@ import math
 
 from . import games
 from .errors import GameError, SolverError
+from .plotting import variant_style
 from .solvers.base import ConvergenceLog, check_iterations
 from .solvers.fullwidth import CFR, DCFR, CFRPlus, LinearCFR, PredictiveCFRPlus
 from .solvers.sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
@@ -81,21 +82,10 @@ SAMPLER_CAPS = {
 idle core, enough to reach the node budget on Kuhn and Leduc but only 0.5% to 2% of it on the
 two large games (the full budget would take half an hour per solver there)."""
 
-STYLES = {
-    "CFR simult.": {"color": "#1f5fa8", "ls": "--"},
-    "CFR alt.": {"color": "#1f5fa8"},
-    "DCFR simult.": {"color": "#d35400", "ls": "--"},
-    "DCFR alt.": {"color": "#d35400"},
-    "CFR+": {"color": "#1e8449"},
-    "CFR+ quadratic": {"color": "#1e8449", "ls": ":"},
-    "OS-MCCFR": {"color": "#7f7f7f"},
-    "chance sampling": {"color": "#8e44ad"},
-    "ES-MCCFR": {"color": "#8e44ad", "ls": "-."},
-    "Linear CFR": {"color": "#c0392b"},
-    "PCFR+": {"color": "#17a2b8"},
-}
-"""Line styles of the variants (``ax.plot`` keyword arguments): one colour per family, dashed
-for simultaneous updates, so that every figure of the comparison reads alike."""
+STYLES = {name: variant_style(name) for name in VARIANTS}
+"""Line styles of the variants (``ax.plot`` keyword arguments) from
+``cfrlib.plotting.VARIANT_STYLES``: one colour per family, and a line style and marker of
+its own for every variant, so that every figure of the comparison reads alike."""
 
 
 def make_game(key):

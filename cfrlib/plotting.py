@@ -5,7 +5,9 @@
   ``O(T^-k)`` is a straight line of slope ``-k``); :func:`plot_spread` draws several seeded
   runs of a sampling algorithm as thin lines with their median;
 * :func:`draw_game_tree` draws a small extensive-form game with its information sets marked;
-* :func:`plot_simplex` draws three-action strategies as points of the probability triangle.
+* :func:`plot_simplex` draws three-action strategies as points of the probability triangle;
+* :data:`VARIANT_STYLES` and :func:`variant_style` give each CFR variant one colour, line style
+  and marker for every figure.
 
 matplotlib is imported inside the functions, so ``import cfrlib`` does not load it.
 """
@@ -21,6 +23,42 @@ from .game import CHANCE, TERMINAL
 
 PLAYER_COLORS = {0: "#1f5fa8", 1: "#c0392b", CHANCE: "#7f7f7f", TERMINAL: "#222222"}
 """Colours of player 0, player 1, chance and terminal nodes, shared by every figure."""
+
+OKABE_ITO = {"orange": "#E69F00", "sky blue": "#56B4E9", "bluish green": "#009E73",
+             "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00",
+             "reddish purple": "#CC79A7", "black": "#000000"}
+"""The Okabe-Ito palette: eight colours that readers with any common form of colour-vision
+deficiency can still tell apart (yellow is left out of line plots: too pale on white)."""
+
+VARIANT_STYLES = {
+    "CFR simult.": {"color": OKABE_ITO["blue"], "ls": "--", "marker": "v", "mfc": "white"},
+    "CFR alt.": {"color": OKABE_ITO["blue"], "ls": "-", "marker": "o"},
+    "DCFR simult.": {"color": OKABE_ITO["vermillion"], "ls": "--", "marker": "<", "mfc": "white"},
+    "DCFR alt.": {"color": OKABE_ITO["vermillion"], "ls": "-", "marker": "s"},
+    "CFR+": {"color": OKABE_ITO["bluish green"], "ls": "-", "marker": "^"},
+    "CFR+ quadratic": {"color": OKABE_ITO["bluish green"], "ls": ":", "marker": "D"},
+    "OS-MCCFR": {"color": OKABE_ITO["black"], "ls": "-.", "marker": "x"},
+    "chance sampling": {"color": OKABE_ITO["reddish purple"], "ls": "-", "marker": "P"},
+    "ES-MCCFR": {"color": OKABE_ITO["reddish purple"], "ls": "-.", "marker": "*"},
+    "Linear CFR": {"color": OKABE_ITO["orange"], "ls": (0, (5, 1.5, 1, 1.5, 1, 1.5)),
+                   "marker": ">"},
+    "PCFR+": {"color": OKABE_ITO["sky blue"], "ls": (0, (8, 2, 2, 2)), "marker": "X"},
+}
+"""How every figure draws each CFR variant (``ax.plot`` keyword arguments, without the
+marker spacing that :func:`variant_style` adds). A family shares a colour of
+:data:`OKABE_ITO`; within it, and across families, every variant has its own line style and
+marker, so that curves stay apart in grey print and for colour-blind readers: dashed lines and
+hollow markers for simultaneous updates, solid lines for the alternating originals."""
+
+
+def variant_style(name, markevery=0.1, **overrides) -> dict:
+    """``ax.plot`` keyword arguments for the variant ``name`` (a key of
+    :data:`VARIANT_STYLES`): its colour, line style and marker, markers spaced ``markevery``
+    of the axes apart (a float, as in matplotlib), then ``overrides``."""
+    if name not in VARIANT_STYLES:
+        raise CfrlibError(f"variant_style: no style for {name!r}; the variants are "
+                          f"{list(VARIANT_STYLES)}")
+    return {**VARIANT_STYLES[name], "ms": 5, "markevery": markevery, **overrides}
 
 AXIS_LABELS = {
     "iteration": "iterations $T$",
