@@ -56,8 +56,8 @@ def public_names(module: types.ModuleType, root: str) -> list[str]:
     class or function of ``root`` it holds (re-exports included) and its upper-case constants;
     else, for a plain module, the public classes and functions it defines itself."""
     names = getattr(module, "__all__", None)
-    if names is not None:
-        return list(names)
+    if names is not None:   # submodules named there have their own sections
+        return [n for n in names if not inspect.ismodule(getattr(module, n, None))]
     is_package = hasattr(module, "__path__")
     names = []
     for name, value in vars(module).items():

@@ -2,7 +2,10 @@
 
 For each page, both as a local file (how `make book` tells readers to open it) and from a
 local web server (how a hosted copy is read):
-- math is typeset: no raw ``\\(``, ``\\[`` or ``$$`` left in the text, no MathJax error boxes;
+- math is typeset: no raw ``\\(``, ``\\[`` or ``$$`` left in the text, no MathJax error boxes,
+  and every display equation fits its column at 1280 px;
+- no markup is left unrendered in the prose: no stray ``$``, no code fence, no MyST role or
+  directive written out; no path of the machine that built the book;
 - every <img> has loaded;
 - every widget view saved in a notebook has been rendered by the widget manager, not left empty;
 - the browser console shows no errors, no script throws, and no request leaves the machine.
@@ -121,6 +124,33 @@ async () => {
       problems.push("raw TeX left untypeset: " + JSON.stringify(text.trim().slice(0, 80)));
     }
   }
+  // Markup that did not render: a stray dollar sign, a code fence, a MyST role or directive.
+  const prose = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = prose.nextNode(); node; node = prose.nextNode()) {
+    if (node.parentElement.closest(skip)) { continue; }
+    const text = node.textContent;
+    const found = /\\$|```|:::|\\{(glue|ref|cite|prf|eq|doc|numref|math)[:}]|\\{(admonition|exercise|solution|figure|prf:algorithm)\\}/.exec(text);
+    if (found) {
+      problems.push("markup left unrendered (" + JSON.stringify(found[0]) + "): " +
+                    JSON.stringify(text.trim().slice(0, 80)));
+    }
+  }
+  // Display equations fit their column (no sideways scrolling needed to read them).
+  for (const math of document.querySelectorAll('mjx-container[display="true"]')) {
+    const inner = math.querySelector("mjx-math");
+    const column = math.closest("article, main, .bd-content") || document.body;
+    if (inner && inner.getBoundingClientRect().width > column.clientWidth + 1) {
+      problems.push("display equation wider than its column (" +
+                    Math.round(inner.getBoundingClientRect().width) + " px > " +
+                    column.clientWidth + " px): " + JSON.stringify(math.textContent.slice(0, 60)));
+    }
+  }
+  // No path of the machine that built the book.
+  const visible = document.body.innerText;
+  for (const pattern of [/\\/tmp\\/[\\w.-]+/, /\\/(home|root|work|Users)\\/[\\w.-]+\\/[\\w.-]+/]) {
+    const hit = pattern.exec(visible);
+    if (hit) { problems.push("a path of the build machine shows: " + hit[0]); }
+  }
   for (const error of document.querySelectorAll("mjx-merror")) {
     problems.push("MathJax error: " + JSON.stringify(error.textContent.slice(0, 80)));
   }
@@ -156,7 +186,7 @@ WIDGETS_RENDERED = """
 def test_page_renders(browser, server_url, page_path, scheme):
     url = (SITE / page_path).as_uri() if scheme == "file" else server_url + page_path
     problems: list[str] = []
-    context = browser.new_context()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
 
     def route(request_route):
         request = request_route.request
