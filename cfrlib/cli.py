@@ -51,7 +51,11 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     game_help = f"a .json or .efg file, or a built-in game: {', '.join(BUILT_IN)}"
 
-    solve = commands.add_parser("solve", help="solve a game and print the strategies as JSON")
+    solve = commands.add_parser(
+        "solve", help="solve a game and print the strategies as JSON",
+        description="Solve GAME and print the result as JSON in the format of the Rust cfr "
+                    "crate, whose keys count players from one: player_one is cfrlib's player 0 "
+                    "(who acts first) and player_two its player 1.")
     solve.add_argument("game", metavar="GAME", help=game_help)
     solve.add_argument("--algorithm", "-a", choices=list(SOLVERS), default="cfr+",
                        help="the solver (default: cfr+)")
@@ -129,13 +133,15 @@ def solution(game, strategy) -> dict:
 
 # ------------------------------------------------------------------------------ info, convert
 def _info(args) -> int:
-    game = explicit_from_game(_game(args, require_constant_sum=False))
+    original = _game(args, require_constant_sum=False)
+    game = explicit_from_game(original)
     depth = [0] * game.num_nodes
     for n in range(1, game.num_nodes):
         depth[n] = depth[game.parents[n]] + 1
     infosets = [{node.infoset for node in game.nodes if node.player == p} for p in (0, 1)]
     lines = [
-        f"game: {game.name}",
+        f"game: {game.name}" + (f" = {original!r}" if repr(original) != f"{game.name}()"
+                                 and args.game in BUILT_IN else ""),
         f"nodes: {game.num_nodes}",
         f"terminals: {sum(node.player == TERMINAL for node in game.nodes)}",
         f"chance nodes: {sum(node.player == CHANCE for node in game.nodes)}",

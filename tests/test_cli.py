@@ -145,3 +145,8 @@ def test_version(capsys):
         main(["--version"])
     assert stop.value.code == 0
     assert capsys.readouterr().out.strip() == f"cfrlib {cfrlib.__version__}"
+
+
+def test_info_names_the_options_of_a_built_in_game(capsys):
+    assert main(["info", "bluff"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "game: bluff11 = bluff(dice=(1, 1), sides=6)"
