@@ -15,6 +15,7 @@ from .errors import (CfrlibError, ChanceProbabilityError, GameError, GameFormatE
 from .evaluation import (BestResponse, best_response, best_response_value, exploitability,
                          expected_value, nash_conv)
 from .game import CHANCE, TERMINAL, Game, State
+from .lp import LPSolution, solve_lp
 from .playouts import head_to_head, play_games
 from .regret_matching import RegretMatchingRun, run_regret_matching
 from .solvers import (CFR, DCFR, CFRPlus, ChanceSamplingCFR, ConvergenceLog,
@@ -30,6 +31,7 @@ __all__ = [
     "Strategy", "uniform_strategy",
     "expected_value", "best_response", "best_response_value", "BestResponse", "nash_conv",
     "exploitability",
+    "solve_lp", "LPSolution",
     "Solver", "ConvergenceLog", "FullWidthCFR", "CFR", "CFRPlus", "LinearCFR", "DCFR",
     "PredictiveCFRPlus", "ChanceSamplingCFR", "ExternalSamplingMCCFR", "OutcomeSamplingMCCFR",
     "run_regret_matching", "RegretMatchingRun", "play_games", "head_to_head",
