@@ -5,15 +5,20 @@
   scripts are kept once. The repair is tied to that version: with any other sphinx-thebe the
   build warns (an error under -W) that the repair should be checked and, if the duplicate is
   gone, deleted.
+- tools/static/book.css colours the inserted and deleted lines of diff listings, which neither
+  the theme's Pygments style nor IPython's inline style (scoped to Jupyter's ``.output_html``)
+  colours on the book's pages.
 """
 
 from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
 from sphinx.util import logging
 
 REPAIRED_THEBE = "0.3.1"
+STATIC = Path(__file__).parent / "static"   # book.css: colours of diff listings
 
 
 def drop_duplicate_scripts(app, pagename, templatename, context, doctree) -> None:
@@ -42,5 +47,7 @@ def setup(app):
             f"tools/page_fixes.py repairs sphinx-thebe {REPAIRED_THEBE}, but {thebe} is "
             f"installed: check whether its inline script is still registered twice, and delete "
             f"the repair if not")
+    app.connect("config-inited", lambda app, config: config.html_static_path.append(str(STATIC)))
+    app.add_css_file("book.css")
     app.connect("html-page-context", drop_duplicate_scripts, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

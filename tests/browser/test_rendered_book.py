@@ -5,7 +5,7 @@ local web server (how a hosted copy is read):
 - math is typeset: no raw ``\\(``, ``\\[`` or ``$$`` left in the text, no MathJax error boxes,
   and every display equation fits its column at 1280 px;
 - no markup is left unrendered in the prose: no stray ``$``, no code fence, no MyST role or
-  directive written out; no path of the machine that built the book;
+  directive written out; no path of the machine that built the book; diff listings are coloured;
 - every <img> has loaded;
 - every widget view saved in a notebook has been rendered by the widget manager, not left empty;
 - the browser console shows no errors, no script throws, and no request leaves the machine.
@@ -143,6 +143,14 @@ async () => {
       problems.push("display equation wider than its column (" +
                     Math.round(inner.getBoundingClientRect().width) + " px > " +
                     column.clientWidth + " px): " + JSON.stringify(math.textContent.slice(0, 60)));
+    }
+  }
+  // Diff listings show their inserted lines in colour.
+  for (const inserted of document.querySelectorAll(".highlight .gi")) {
+    const style = getComputedStyle(inserted);
+    if (style.backgroundColor === "rgba(0, 0, 0, 0)"
+        && style.color === getComputedStyle(inserted.closest("pre")).color) {
+      problems.push("a diff listing's inserted lines are not coloured"); break;
     }
   }
   // No path of the machine that built the book.
