@@ -13,7 +13,7 @@ their time counts iterations only (the checks are not counted, the overshoot of 
 most 10%) and a target not reached within the budget (CPU seconds, checks included) is
 reported as such. "Exact" means exploitability <= 1e-12, where the LP's solutions land
 (1e-15 to 1e-16) and floating-point evaluation stops being meaningful much below.
-``--write-data`` writes the results to ``benchmarks/data/lp_vs_cfr.json`` (chapter 9 reads it).
+``--write-data`` writes the results to ``cfrlib/data/lp_vs_cfr.json`` (chapter 9 reads it).
 """
 
 from __future__ import annotations
@@ -31,8 +31,10 @@ import sys
 import time
 from pathlib import Path
 
+from cfrlib.datasets import source_path
+
 HERE = Path(__file__).resolve().parent
-DATA = HERE / "data" / "lp_vs_cfr.json"
+DATA = source_path("lp_vs_cfr")
 TARGETS = {"1e-3": 1e-3, "1e-6": 1e-6, "exact": 1e-12}
 GAMES = {  # key: (label, budget CPU seconds, quick budget)
     "kuhn": ("Kuhn", 30.0, 5.0),

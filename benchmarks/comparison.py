@@ -4,7 +4,7 @@ touched and per second.
 Run from the repository root: ``python benchmarks/comparison.py`` (about 5 to 10 minutes on two
 cores). It runs ``cfrlib.comparison.run_study`` on each game of ``cfrlib.comparison.GAMES`` with
 1000 iterations and the equal-nodes extension, prints the ranking after 1000 iterations and at
-equal nodes next to the seed thesis's ranking, and writes ``benchmarks/data/comparison.json``:
+equal nodes next to the seed thesis's ranking, and writes ``cfrlib/data/comparison.json``:
 ``{"about", "settings", "machine", "games": {key: {"label", "name", "nodes", "infosets",
 "node_budget", "logs": {variant: ConvergenceLog.to_dict()}}}}``. Iterations, nodes touched and
 exploitability are reproducible bit for bit (seeded); seconds are not (see "about").
@@ -24,10 +24,11 @@ from pathlib import Path
 import numpy as np
 
 from cfrlib import comparison
+from cfrlib.datasets import source_path
 
 ITERATIONS = 1000
 SEED = 0
-OUT = Path(__file__).parent / "data" / "comparison.json"
+OUT = source_path("comparison")
 ABOUT = (
     "Chapter 9's comparison. Each variant runs on each game with evaluations of the average "
     "strategy's exploitability at the iteration counts of cfrlib.comparison.schedule. Full-width "

@@ -5,7 +5,7 @@ Run from the repository root: ``python benchmarks/sampling_curves.py [--quick]``
 runs for a fixed number of iterations per game (about the same time on an idle machine, so the
 curves are the same on every run except for the seconds), with evaluations at the iteration
 counts of ``cfrlib.comparison.schedule`` (the time of the evaluations is not counted in ``seconds``). The curves
-go to ``benchmarks/data/sampling_curves.json`` (``{"games": {game: {solver:
+go to ``cfrlib/data/sampling_curves.json`` (``{"games": {game: {solver:
 ConvergenceLog.to_dict()}}, "comparison": ..., "machine": ...}``) and the script prints, for
 chance sampling against vanilla CFR, the exploitability each reached at the same number of
 iterations, of nodes touched and of seconds: does the finding of the Rust CFR
@@ -18,12 +18,12 @@ import argparse
 import json
 import os
 import platform
-from pathlib import Path
 
 import numpy as np
 
 from cfrlib import games
 from cfrlib.comparison import convergence_curve
+from cfrlib.datasets import source_path
 from cfrlib.solvers import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
 from cfrlib.solvers.fullwidth import CFR
 
@@ -40,7 +40,7 @@ ITERATIONS = {  # per game and solver: about 5 s on Leduc and 20 s on Bluff, idl
     "bluff11": {"CFR": 3_000, "chance sampling": 6_000, "external sampling": 50_000,
                 "outcome sampling": 700_000},
 }
-OUT = Path(__file__).parent / "data" / "sampling_curves.json"
+OUT = source_path("sampling_curves")
 
 
 def compare(logs, a="chance sampling", b="CFR", fractions=(0.01, 0.1, 1.0)):

@@ -8,17 +8,16 @@ run where it should; the committed data keep their own promises (budgets, game s
 """
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from cfrlib import comparison, games
+from cfrlib import comparison, datasets, games
 from cfrlib.errors import GameError, SolverError
 from cfrlib.solvers import ConvergenceLog, OutcomeSamplingMCCFR
 from cfrlib.solvers.fullwidth import CFR
 
-DATA = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "comparison.json"
+DATA = datasets.source_path("comparison")
 
 
 @pytest.fixture(scope="module")

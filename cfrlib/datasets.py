@@ -1,0 +1,38 @@
+"""The recorded data the book's chapters plot, shipped inside the package.
+
+Some curves take minutes to compute (the comparison study of chapter 9, the long sampling runs
+of chapters 5 and 6, the LP benchmark): scripts in ``benchmarks/`` record them once into
+``cfrlib/data/<name>.json``, and the chapters read them with :func:`load_json`, from wherever
+cfrlib is installed (a wheel carries them as package data), so a downloaded notebook runs
+outside the repository.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+from .errors import CfrlibError
+
+NAMES = ("comparison", "sampling_curves", "lp_vs_cfr")
+"""The recorded data sets."""
+
+
+def load_json(name: str) -> dict:
+    """The recorded data set ``name`` (one of :data:`NAMES`), parsed."""
+    if name not in NAMES:
+        raise CfrlibError(f"no recorded data set {name!r}; there are {', '.join(NAMES)}")
+    source = resources.files("cfrlib") / "data" / f"{name}.json"
+    try:
+        return json.loads(source.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CfrlibError(f"cfrlib is installed without its data ({name}.json is missing): "
+                          "reinstall it from a wheel or the repository") from None
+
+
+def source_path(name: str) -> Path:
+    """Where the benchmark scripts write data set ``name``: ``cfrlib/data/`` of this checkout."""
+    if name not in NAMES:
+        raise CfrlibError(f"no recorded data set {name!r}; there are {', '.join(NAMES)}")
+    return Path(__file__).parent / "data" / f"{name}.json"
