@@ -13,7 +13,7 @@ of the study live and how the tests check the committed data. Three budgets are 
   nodes or reach their iteration cap (:data:`SAMPLER_CAPS`);
 * equal seconds: read off the same curves (machine-dependent).
 
-``benchmarks/comparison.py`` runs the whole study and writes ``benchmarks/data/comparison.json``.
+``benchmarks/comparison.py`` runs the whole study and writes ``cfrlib/data/comparison.json``.
 """
 
 from __future__ import annotations

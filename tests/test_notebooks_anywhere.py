@@ -33,8 +33,14 @@ def wheel_env(tmp_path_factory) -> Path:
     """The python of a fresh virtual environment holding cfrlib's wheel and requirements.txt."""
     root = tmp_path_factory.mktemp("anywhere")
     env = _clean_env()
+    source = root / "source"            # built from a copy: setuptools writes build/ in place
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    shutil.copytree(ROOT / "cfrlib", source / "cfrlib",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-                    "--wheel-dir", str(root / "wheel"), str(ROOT)],
+                    "--wheel-dir", str(root / "wheel"), str(source)],
                    check=True, env=env, capture_output=True, text=True)
     (wheel,) = (root / "wheel").glob("cfrlib-*.whl")
     subprocess.run([sys.executable, "-m", "venv", str(root / "venv")], check=True)
