@@ -5,9 +5,9 @@
   scripts are kept once. The repair is tied to that version: with any other sphinx-thebe the
   build warns (an error under -W) that the repair should be checked and, if the duplicate is
   gone, deleted.
-- tools/static/book.css colours the inserted and deleted lines of diff listings, which neither
-  the theme's Pygments style nor IPython's inline style (scoped to Jupyter's ``.output_html``)
-  colours on the book's pages.
+- tools/static/book.css colours the inserted and deleted lines of diff listings, left
+  uncoloured by the theme's Pygments style and by IPython's inline style (scoped to Jupyter's
+  ``.output_html``), and puts a toggle-button label beside its buttons, as a slider's label is.
 """
 
 from __future__ import annotations
