@@ -87,6 +87,14 @@ _STYLE = {
 }
 
 
+COLUMN_WIDTH = 7.5
+"""Inches of figure the book's pages show at full size (the text column at 1280 px, 100 dpi). A
+wider figure is shrunk to fit the column, so :func:`new_figure` draws its text larger by the
+same factor: every figure's text reads at the same size on the page."""
+
+_TEXT_SIZES = ("font.size", "axes.titlesize", "axes.labelsize", "legend.fontsize")
+
+
 def style() -> None:
     """Apply the book's matplotlib settings (sizes, fonts, grid, no top or right spine)."""
     import matplotlib as mpl
@@ -97,13 +105,17 @@ def style() -> None:
 def new_figure(nrows=1, ncols=1, width=None, height=None, **kwargs):
     """A styled figure: ``plt.subplots(nrows, ncols)`` after :func:`style`, in inches.
 
+    Text is drawn ``width / COLUMN_WIDTH`` times larger in figures wider than the column.
     Returns ``(fig, ax)`` for one panel and ``(fig, axes)`` (an array) for several.
     """
+    import matplotlib as mpl
     import matplotlib.pyplot as plt
 
     style()
     w, h = _STYLE["figure.figsize"]
     size = (width or w * min(ncols, 2), height or h * min(nrows, 2) * (0.85 if nrows > 1 else 1))
+    scale = max(1.0, size[0] / COLUMN_WIDTH)
+    mpl.rcParams.update({key: _STYLE[key] * scale for key in _TEXT_SIZES})
     return plt.subplots(nrows, ncols, figsize=size, layout="constrained", **kwargs)
 
 

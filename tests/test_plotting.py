@@ -138,3 +138,18 @@ def test_importing_cfrlib_does_not_load_matplotlib():
     code = "import sys, cfrlib, cfrlib.plotting; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_wide_figures_draw_their_text_larger_in_proportion():
+    """The page shrinks a figure wider than its column; the text grows by the same factor."""
+    import matplotlib.pyplot as plt
+
+    from cfrlib import plotting
+
+    sizes = {}
+    for width in (5.0, plotting.COLUMN_WIDTH, 2 * plotting.COLUMN_WIDTH):
+        fig, ax = plotting.new_figure(width=width, height=3.0)
+        sizes[width] = ax.xaxis.label.get_fontsize(), ax.title.get_fontsize()
+        plt.close(fig)
+    assert sizes[5.0] == sizes[plotting.COLUMN_WIDTH]
+    assert sizes[2 * plotting.COLUMN_WIDTH] == tuple(2 * s for s in sizes[5.0])
