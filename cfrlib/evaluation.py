@@ -32,6 +32,17 @@ def realization_plan(tree, probs, player) -> np.ndarray:
     return x
 
 
+def behaviour_strategy(tree, x, player) -> np.ndarray:
+    """The inverse of :func:`realization_plan`: ``sigma(I, a) = x[(I, a)] / sum_b x[(I, b)]``
+    (which is ``x[parent(I)]`` for a realization plan) at player ``i``'s infosets, uniform where
+    that mass is 0, and 0 elsewhere; a ``num_infosets x max_actions`` array."""
+    grid = np.where(tree.action_mask, x[:-1].reshape(tree.action_mask.shape), 0.0)
+    mass = grid.sum(axis=1, keepdims=True)
+    uniform = tree.action_mask / tree.infoset_num_actions[:, None]
+    probs = np.where(mass > 0, grid / np.where(mass > 0, mass, 1.0), uniform)
+    return np.where((tree.infoset_player == player)[:, None], probs, 0.0)
+
+
 def terminal_utility(tree, player) -> np.ndarray:
     """``u_i(z)`` for every terminal: player 0's payoff, or ``constant_sum - payoff`` for player 1."""
     return tree.terminal_payoff if player == 0 else tree.constant_sum - tree.terminal_payoff

@@ -60,6 +60,7 @@ import scipy.sparse as sp
 from scipy.optimize import linprog
 
 from .errors import GameError, SolverError
+from .evaluation import behaviour_strategy
 from .strategy import Strategy
 
 __all__ = ["solve_lp", "LPSolution", "sequence_form", "SequenceForm", "count_sequences",
@@ -247,20 +248,23 @@ def solve_lp(game, *, max_sequences=DEFAULT_MAX_SEQUENCES, method="highs", optio
     if not math.isfinite(value):
         raise SolverError(f"HiGHS returned the value {value} for {game.name}")
 
-    probs = np.zeros(tree.action_mask.shape)
-    for p, plan in ((0, x), (1, y)):
-        mine = form.infosets[p]
-        seqs = form.sequence_index[p][(mine * tree.max_actions)[:, None] + np.arange(tree.max_actions)]
-        grid = np.where(tree.action_mask[mine], plan[np.maximum(seqs, 0)], 0.0)
-        mass = grid.sum(axis=1, keepdims=True)
-        uniform = tree.action_mask[mine] / tree.infoset_num_actions[mine, None]
-        probs[mine] = np.where(mass > 0, grid / np.where(mass > 0, mass, 1.0), uniform)
+    probs = sum(behaviour_strategy(tree, _flat_plan(form, p, plan), p)
+                for p, plan in ((0, x), (1, y)))
     strategy = Strategy(game, probs)
     return LPSolution(
         game=game, value=value, strategy=strategy, realization_plans=(x, y), sequence_form=form,
         num_sequences=(n0, n1), num_variables=n0 + m1, num_constraints=n1 + form.E.shape[0],
         nonzeros=int(A_ub.nnz + A_eq.nnz), build_seconds=build_seconds,
         solve_seconds=solve_seconds, message=str(res.message))
+
+
+def _flat_plan(form, player, plan):
+    """Player ``player``'s plan, in ``form``'s compact numbering, in the tree's flat numbering."""
+    index = form.sequence_index[player]
+    flat = np.zeros(len(index))
+    mine = index >= 0
+    flat[mine] = plan[index[mine]]
+    return flat
 
 
 def _tree_of(game):

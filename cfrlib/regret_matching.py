@@ -112,13 +112,13 @@ def run_regret_matching(game, iterations, *, opponent=None, plus=False, averagin
             R[i] = np.maximum(R[i] + r, 0.0) if plus else R[i] + r
             cumulative[i][t - 1] = R[i]
         exploitability[t - 1] = ((A @ average[1][t - 1]).max() - (average[0][t - 1] @ A).min()) / 2.0
-        sigma = [_match(R[0]), fixed if fixed is not None else _match(R[1])]
+        sigma = [matched_strategy(R[0]), fixed if fixed is not None else matched_strategy(R[1])]
     return RegretMatchingRun(game, bool(plus), fixed, tuple(current), tuple(average),
                              tuple(cumulative), tuple(regret), exploitability)
 
 
-def _match(R):
-    """``[R]^+ / sum [R]^+``, uniform when no regret is positive."""
+def matched_strategy(R):
+    """Regret matching's next strategy: ``[R]^+ / sum [R]^+``, uniform when no regret is positive."""
     positive = np.maximum(R, 0.0)
     total = positive.sum()
     return positive / total if total > 0.0 else np.full(len(R), 1.0 / len(R))

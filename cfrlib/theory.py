@@ -27,7 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import CfrlibError, NotZeroSumError, SolverError
-from .evaluation import counterfactual_values, nash_conv, realization_plan
+from .evaluation import behaviour_strategy, counterfactual_values, nash_conv, realization_plan
+from .regret_matching import matched_strategy
 from .solvers.base import check_iterations
 from .strategy import Strategy
 
@@ -159,7 +160,7 @@ def cfr_regret_trace(game, iterations, checkpoints=None, alternating=True) -> CF
             overall = [best_response_sum(p, faced_sum[p]) - earned[p] for p in (0, 1)]
             average = solver.average_strategy()
             gap = max(float(np.abs(plan(average.probs, p) - played_sum[p] / t).max()) for p in (0, 1))
-            faced_profile = np.where(mine[0][:, None], _behaviour(tree, faced_sum[1] / t, 0),
+            faced_profile = np.where(mine[0][:, None], behaviour_strategy(tree, faced_sum[1] / t, 0),
                                      average.probs)
             rows.append((t, overall, [float(positive[m].sum()) for m in mine],
                          nash_conv(game, average), nash_conv(game, Strategy(game, faced_profile)),
@@ -169,16 +170,6 @@ def cfr_regret_trace(game, iterations, checkpoints=None, alternating=True) -> CF
     return CFRRegretTrace(game.name, bool(alternating), np.array(cols[0]), np.array(cols[1]),
                           np.array(cols[2]), np.array(cols[3]), np.array(cols[4]),
                           np.array(cols[5]), np.array(cols[6]))
-
-
-def _behaviour(tree, x, player):
-    """The behaviour strategy of a realization plan: ``sigma(I, a) = x[(I, a)] / x[parent(I)]``
-    (uniform where ``x[parent(I)] = 0``), as a ``num_infosets x max_actions`` array."""
-    grid = x[:-1].reshape(tree.action_mask.shape)
-    parent = x[tree.infoset_parent_seq][:, None]
-    uniform = tree.action_mask / tree.infoset_num_actions[:, None]
-    out = np.where(parent > 0, grid / np.where(parent > 0, parent, 1.0), uniform)
-    return np.where((tree.infoset_player == player)[:, None], out, 0.0)
 
 
 @dataclass(frozen=True)
@@ -239,11 +230,6 @@ def regret_matching_bimatrix(A, B, iterations, initial=None) -> BimatrixRun:
         cce_gap[t - 1] = max(R[0].max(), R[1].max(), 0.0) / t
         x, y = average[0][t - 1], average[1][t - 1]
         nash_gap[t - 1] = max((A @ y).max() - x @ A @ y, (x @ B).max() - x @ B @ y)
-        sigma = [_match(R[0]), _match(R[1])]
+        sigma = [matched_strategy(R[0]), matched_strategy(R[1])]
     return BimatrixRun(A, B, tuple(average), joint / T, cce_gap, nash_gap)
 
-
-def _match(R):
-    positive = np.maximum(R, 0.0)
-    total = positive.sum()
-    return positive / total if total > 0.0 else np.full(len(R), 1.0 / len(R))

@@ -128,3 +128,15 @@ def test_counterfactual_regrets_are_what_one_cfr_iteration_adds(game):
     assert np.allclose(solver.cumulative_regret(), regrets[0] + regrets[1], atol=1e-12)
     with pytest.raises(ValueError, match="player must be 0 or 1"):
         cfrlib.evaluation.counterfactual_regrets(game, uniform, 2)
+
+
+def test_behaviour_strategy_inverts_the_realization_plan():
+    from cfrlib.evaluation import behaviour_strategy, realization_plan
+
+    tree = LEDUC.tree()
+    probs = random_strategy(LEDUC, 3)
+    for p in (0, 1):
+        back = behaviour_strategy(tree, realization_plan(tree, probs, p), p)
+        mine = tree.infoset_player == p
+        np.testing.assert_allclose(back[mine], probs[mine], rtol=0, atol=1e-12)
+        assert not back[~mine].any()
