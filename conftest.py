@@ -12,10 +12,16 @@ A kernel that dies while starting (a port taken by another process) is started o
 
 A cell that legitimately sits idle (sleeping, waiting for the network) for the stall time
 would be taken for a stopped kernel; the book has none.
+
+A cell that shows an explorer (``cfrlib.interactive``) is tagged ``nbval-ignore-output`` (its
+widget ids change on every run), but the frames its static page shows must be the figures a kernel
+draws: after the cell runs, every saved frame is compared with the fresh one, byte for byte.
 """
 
 from __future__ import annotations
 
+import json
+import re
 import signal
 import time
 from pathlib import Path
@@ -173,10 +179,40 @@ def _setup_with_retry(notebook, setup) -> None:
         setup()
 
 
+_EXPLORER_DATA = re.compile(r'class="cfrlib-explorer-data">(.*?)</script>', re.DOTALL)
+
+
+def _explorers(outputs) -> list[dict]:
+    """The data of every explorer's static page among a cell's outputs."""
+    return [json.loads(found.group(1)) for output in outputs or ()
+            for found in _EXPLORER_DATA.finditer(output.get("data", {}).get("text/html", ""))]
+
+
+def _check_explorer_frames(item) -> None:
+    """Fail the cell if an explorer's saved static page differs from the fresh run's."""
+    saved, fresh = _explorers(item.cell.outputs), _explorers(item.test_outputs)
+    where = f"{item.parent.nodeid}, cell {item.cell_num}"
+    if len(saved) != len(fresh):
+        pytest.fail(f"{where}: {len(saved)} explorer(s) saved, {len(fresh)} in a fresh run",
+                    pytrace=False)
+    for number, (old, new) in enumerate(zip(saved, fresh), 1):
+        for key in ("axes", "shape", "frame_of", "texts", "images"):
+            if old[key] != new[key]:
+                what = "frames" if key == "images" else key
+                pytest.fail(f"{where}: explorer {number}: its saved {what} differ from a fresh "
+                            "run's; the published page would not show what a kernel draws "
+                            "(re-execute the notebook: make execute NB=...)", pytrace=False)
+
+
+def _run_cell(item, runtest) -> None:
+    _guarded_runtest(item, runtest)
+    _check_explorer_frames(item)
+
+
 def pytest_itemcollected(item):
     if IPyNbCell is not None and isinstance(item, IPyNbCell):
         runtest = item.runtest
-        item.runtest = lambda: _guarded_runtest(item, runtest)
+        item.runtest = lambda: _run_cell(item, runtest)
         notebook = item.parent
         if "setup" not in vars(notebook):
             setup = notebook.setup

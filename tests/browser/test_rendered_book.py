@@ -7,7 +7,9 @@ local web server (how a hosted copy is read):
 - no markup is left unrendered in the prose: no stray ``$``, no code fence, no MyST role or
   directive written out; no path of the machine that built the book; diff listings are coloured;
 - every <img> has loaded;
-- every widget view saved in a notebook has been rendered by the widget manager, not left empty;
+- every widget view saved in a notebook has been rendered by the widget manager, not left empty,
+  and none of them is a control (with no kernel behind it, it would do nothing: a control that
+  works in the page is an explorer, checked by ``test_explorers.py``);
 - the browser console shows no errors, no script throws, and no request leaves the machine.
 
 Needs a built book (`make book`) and Chromium (`apt-get install chromium`); without either the
@@ -20,6 +22,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -188,6 +191,10 @@ WIDGETS_RENDERED = """
 })
 """
 
+# Controls of a widget rendered from its saved state: with no kernel behind them, they do nothing.
+DEAD_CONTROLS = ", ".join(f".widget-subarea {tag}" for tag in ("input", "button", "select",
+                                                                "textarea"))
+
 
 @pytest.mark.parametrize("scheme", ["file", "http"])
 @pytest.mark.parametrize("page_path", PAGES or ["(no built book)"])
@@ -219,7 +226,28 @@ def test_page_renders(browser, server_url, page_path, scheme):
                 page.wait_for_function(WIDGETS_RENDERED, arg=WIDGET_VIEW, timeout=20000)
             except Exception:
                 problems.append(f"{views} widget view(s) saved in the page, not all rendered")
+            dead = page.locator(DEAD_CONTROLS).count()
+            if dead:
+                problems.append(f"{dead} widget control(s) that need a kernel, so do nothing in "
+                                "this page (show them through cfrlib.interactive.Explorer)")
         page.wait_for_timeout(200)  # late console messages
     finally:
         context.close()
     assert not problems, f"{url}:\n  " + "\n  ".join(problems)
+
+
+PAGE_BUDGET = 3_000_000
+"""Bytes a page may weigh with the images it loads from the site (explorer frames included)."""
+
+
+@pytest.mark.parametrize("page_path", PAGES or ["(no built book)"])
+def test_page_weight(page_path):
+    if not PAGES:
+        _unavailable(f"no built book in {SITE}: run `make book` first")
+    page = SITE / page_path
+    html = page.read_text()
+    images = {(page.parent / src).resolve() for src in re.findall(r'<img [^>]*src="([^":]+)"', html)}
+    weight = page.stat().st_size + sum(image.stat().st_size for image in images if image.is_file())
+    assert weight <= PAGE_BUDGET, (
+        f"{page_path} weighs {weight / 1e6:.2f} MB with its images, more than "
+        f"{PAGE_BUDGET / 1e6:.0f} MB: thin its explorers' grids (static=...)")

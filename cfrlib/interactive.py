@@ -1,0 +1,428 @@
+"""Figures with controls that move in a kernel and in the published book, which has no kernel.
+
+An :class:`Explorer` joins a drawing function ``draw(**values)`` and ipywidgets controls:
+
+* in a kernel it is a live widget: moving a control calls ``draw`` with the controls' values
+  and shows the figure;
+* for the published pages it renders the figure for every point of a grid of control values
+  (its *frames*: PNG images, each distinct image stored once) and carries them in a
+  ``text/html`` output with plain HTML controls and a few lines of JavaScript that show the
+  frame of the controls' position. No kernel, server or network is needed; the page works from
+  ``file://`` and the controls work with the keyboard (arrow keys on a focused slider).
+
+One display output carries both: the widget view, which Jupyter front ends prefer, and the HTML,
+which the book prefers (``nb_mime_priority_overrides`` in ``_config.yml``). Both show images made
+by the same function, :meth:`Explorer.render`, so a reader of the website sees exactly the figure
+a kernel draws for the same values.
+
+Why precomputed images rather than a figure library drawing in the browser: the book's figures are
+matplotlib figures (one style, one plotting helper); images of them need no second plotting stack,
+and a test can compare a stored frame with a fresh render byte for byte.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import html
+import io
+import itertools
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import CfrlibError
+from .plotting import COLUMN_WIDTH
+
+MAX_FRAMES = 400
+"""Most frames one explorer may precompute; a larger grid needs ``static=`` to thin it."""
+
+DPI = 100
+"""Resolution of the frames (and of the live figure), dots per inch of figure size, for figures
+up to the width of the book's column; a wider figure is drawn with fewer dots per inch, so that
+every frame is at most as wide as the column shows it (``COLUMN_WIDTH * DPI`` pixels)."""
+
+COLORS = 256
+"""Colours of a frame's palette (see :func:`_compress`)."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What the explorer shows for one setting of its controls: the text ``draw`` printed and
+    the figure as PNG bytes."""
+
+    text: str
+    png: bytes
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One control as the static page offers it: the grid ``values`` (shown as ``labels``),
+    the index of the control's initial value in them, and how to draw the control: ``"range"``
+    (a slider), ``"choice"`` (radio buttons), ``"select"`` (a drop-down list), ``"check"`` (a
+    check box) or ``"fixed"`` (a single value: shown, not changeable without a kernel)."""
+
+    name: str
+    description: str
+    kind: str
+    values: tuple
+    labels: tuple[str, ...]
+    default: int
+
+
+def _options(widget) -> list[tuple[str, Any]]:
+    """``(label, value)`` pairs of a selection widget, as ipywidgets reads its ``options``."""
+    options = widget.options
+    if isinstance(options, Mapping):
+        return [(str(k), v) for k, v in options.items()]
+    return [(str(o[0]), o[1]) if isinstance(o, tuple) and len(o) == 2 else (str(o), o)
+            for o in options]
+
+
+def _slider_values(widget) -> list:
+    """Every value an int or float slider can take: ``min + k step`` up to ``max``."""
+    count = int(math.floor((widget.max - widget.min) / widget.step + 1e-9)) + 1
+    if isinstance(widget.value, int) and not isinstance(widget.value, bool):
+        return [widget.min + k * widget.step for k in range(count)]
+    return [round(widget.min + k * widget.step, 12) for k in range(count)]
+
+
+def _index(values: Sequence, value, where: str) -> int:
+    """Position of ``value`` in ``values`` (floats compared to 1e-9)."""
+    for k, v in enumerate(values):
+        if v == value or (isinstance(v, float) and isinstance(value, (int, float))
+                          and abs(v - value) <= 1e-9 * max(1.0, abs(value))):
+            return k
+    raise CfrlibError(f"{where}: its value {value!r} is not among the values the static page "
+                      f"offers, {list(values)!r}; include it, so that the page opens on the "
+                      "figure a kernel shows first")
+
+
+def describe_control(name: str, widget, static: Sequence | None = None) -> Axis:
+    """The :class:`Axis` of control ``name``: the values ``widget`` can take (all of a slider's
+    steps, all options of a selection), or the subset ``static`` of them."""
+    import ipywidgets as widgets
+
+    where = f"control {name!r}"
+    description = widget.description or name
+    if isinstance(widget, (widgets.ToggleButtons, widgets.RadioButtons, widgets.Dropdown,
+                           widgets.Select, widgets.SelectionSlider)):
+        pairs = _options(widget)
+        kind = ("range" if isinstance(widget, widgets.SelectionSlider) else
+                "select" if isinstance(widget, (widgets.Dropdown, widgets.Select)) else "choice")
+        label_of = {repr(v): label for label, v in pairs}
+        values = [v for _, v in pairs] if static is None else list(static)
+        for v in values:
+            if repr(v) not in label_of:
+                raise CfrlibError(f"{where}: {v!r} is not one of its options "
+                                  f"{[v for _, v in pairs]!r}")
+        labels = [label_of[repr(v)] for v in values]
+    elif isinstance(widget, (widgets.IntSlider, widgets.FloatSlider)):
+        kind = "range"
+        values = _slider_values(widget) if static is None else list(static)
+        fmt = getattr(widget, "readout_format", "d")
+        labels = [format(v, fmt) for v in values]
+    elif isinstance(widget, (widgets.Checkbox, widgets.ToggleButton)):
+        kind, values = "check", [False, True] if static is None else list(static)
+        labels = ["yes" if v else "no" for v in values]
+    elif static is not None:
+        kind, values = "fixed", list(static)
+        labels = [str(v) for v in values]
+    else:
+        raise CfrlibError(f"{where}: a {type(widget).__name__} has no static form; give it "
+                          f"static=[...] values (a single value keeps it fixed in the book)")
+    if not values:
+        raise CfrlibError(f"{where}: the static page needs at least one value")
+    if len(values) == 1:
+        kind = "fixed"
+    value = widget.value
+    default = 0 if kind == "fixed" and isinstance(value, tuple) else _index(values, value, where)
+    return Axis(name, description, kind, tuple(values), tuple(labels), default)
+
+
+def _compress(png: bytes) -> bytes:
+    """``png`` with at most ``COLORS`` colours (no dithering): a figure's flat colours and
+    anti-aliased edges lose nothing visible, and the file shrinks about 2.5 times."""
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    palette = image.quantize(colors=COLORS, method=Image.Quantize.FASTOCTREE,
+                             dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    palette.save(out, format="png", optimize=True)
+    return out.getvalue()
+
+
+class Explorer:
+    """A figure and its controls, live in a kernel and precomputed for the static book.
+
+    Parameters
+    ----------
+    draw:
+        ``draw(**values)`` draws one figure (and may print text shown above it); it must leave the
+        figure open (no ``plt.show()``) or return it.
+    controls:
+        ``{name: ipywidget}``, the keyword arguments of ``draw`` and the widgets that set them.
+    static:
+        ``{name: values}``: the values the published page offers for a control, a subset of the
+        control's own (default: all of them). One value keeps the control fixed in the page.
+    layout:
+        ``layout(controls, output) -> widget``: how the live widget arranges its controls and the
+        figure (default: the controls in a row above the figure).
+    play:
+        Name of a slider that also gets a play button (live: a ``widgets.Play``; static: a button
+        that steps through the frames), ``interval`` milliseconds apart.
+    note:
+        A sentence shown under the controls in the static page (for example what needs a kernel).
+    alt:
+        Alternative text of the figure, for readers who cannot see it.
+    """
+
+    def __init__(self, draw: Callable[..., Any], controls: Mapping[str, Any], *,
+                 static: Mapping[str, Sequence] | None = None,
+                 layout: Callable[[dict, Any], Any] | None = None,
+                 play: str | None = None, interval: int = 1000, note: str = "", alt: str = ""):
+        static = dict(static or {})
+        unknown = set(static) - set(controls)
+        if unknown:
+            raise CfrlibError(f"static values given for {sorted(unknown)}, which are not "
+                              f"controls; the controls are {list(controls)}")
+        self.draw = draw
+        self.controls = dict(controls)
+        self.axes = [describe_control(n, w, static.get(n)) for n, w in self.controls.items()]
+        if play is not None and (play not in self.controls
+                                 or self.axes[list(self.controls).index(play)].kind != "range"):
+            raise CfrlibError(f"play={play!r}: the play button needs one of the sliders")
+        self.play, self.interval, self.note, self.alt = play, int(interval), note, alt
+        self.layout = layout
+        self.shape = tuple(len(a.values) for a in self.axes)
+        if math.prod(self.shape) > MAX_FRAMES:
+            raise CfrlibError(f"{math.prod(self.shape)} frames ({' x '.join(map(str, self.shape))}"
+                              f" values of {[a.name for a in self.axes]}) is more than "
+                              f"{MAX_FRAMES}: thin the grid with static={{name: values}}")
+        self._frames: dict[tuple, Frame] = {}
+        self._widget = None
+
+    # ------------------------------------------------------------------ rendering
+    def render(self, values: Mapping[str, Any]) -> Frame:
+        """Call ``draw(**values)`` and return what it printed and its figure as PNG bytes
+        (at most ``COLUMN_WIDTH * DPI`` pixels wide, a palette of ``COLORS`` colours, no
+        timestamp or software tag: the same values give the same bytes)."""
+        import matplotlib.pyplot as plt
+
+        before = set(plt.get_fignums())
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            returned = self.draw(**values)
+        opened = [plt.figure(n) for n in plt.get_fignums() if n not in before]
+        try:
+            if isinstance(returned, plt.Figure):
+                figure = returned
+            elif len(opened) == 1:
+                figure = opened[0]
+            else:
+                raise CfrlibError(
+                    f"draw({', '.join(f'{k}={v!r}' for k, v in values.items())}) left "
+                    f"{len(opened)} new figures open; it must draw exactly one and leave it "
+                    "open (no plt.show()), or return it")
+            buffer = io.BytesIO()
+            dpi = min(DPI, COLUMN_WIDTH * DPI / figure.get_figwidth())
+            figure.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
+        finally:
+            for fig in opened:
+                plt.close(fig)
+            if isinstance(returned, plt.Figure):
+                plt.close(returned)
+        return Frame(printed.getvalue(), _compress(buffer.getvalue()))
+
+    def frame(self, values: Mapping[str, Any]) -> Frame:
+        """The frame of ``values`` (rendered once, then kept)."""
+        key = tuple(repr(values[a.name]) for a in self.axes)
+        if key not in self._frames:
+            self._frames[key] = self.render(values)
+        return self._frames[key]
+
+    def grid(self) -> list[dict]:
+        """Every setting of the static page, in row-major order of the axes (the last axis
+        varies fastest): the frame of grid point ``k`` is ``frames()[k]``."""
+        names = [a.name for a in self.axes]
+        return [dict(zip(names, point)) for point in itertools.product(*(a.values for a in self.axes))]
+
+    def frames(self) -> list[Frame]:
+        """The frames of every grid point (see :meth:`grid`)."""
+        return [self.frame(values) for values in self.grid()]
+
+    # ------------------------------------------------------------------ live widget
+    def values(self) -> dict:
+        """The controls' current values."""
+        return {name: widget.value for name, widget in self.controls.items()}
+
+    @property
+    def widget(self):
+        """The live ipywidget: the controls and an output that shows the current frame."""
+        if self._widget is None:
+            self._widget = self._build_widget()
+        return self._widget
+
+    def _build_widget(self):
+        import ipywidgets as widgets
+        from IPython.display import Image, display
+
+        output = widgets.Output()
+
+        def update(change=None):
+            shown = self.frame(self.values())
+            with output:
+                output.clear_output(wait=True)
+                if shown.text:
+                    print(shown.text, end="")
+                display(Image(data=shown.png, format="png"))
+
+        for widget in self.controls.values():
+            widget.observe(update, names="value")
+        update()
+        controls = dict(self.controls)
+        if self.play is not None:
+            slider = controls[self.play]
+            player = widgets.Play(value=slider.value, min=slider.min, max=slider.max,
+                                  step=slider.step, interval=self.interval)
+            widgets.jslink((player, "value"), (slider, "value"))
+            controls = {f"{self.play} (play)": player, **controls}
+        if self.layout is not None:
+            return self.layout(controls, output)
+        return widgets.VBox([widgets.HBox(list(controls.values())), output])
+
+    # ------------------------------------------------------------------ static page
+    def static_html(self) -> str:
+        """The static page's form: controls, the frame of their position and the frames'
+        data, with the script that connects them (see the module docstring)."""
+        frames = self.frames()
+        images: list[str] = []
+        texts: list[str] = []
+        seen: dict[tuple[str, bytes], int] = {}
+        frame_of = []
+        for f in frames:
+            key = (f.text, f.png)
+            if key not in seen:
+                seen[key] = len(images)
+                images.append(base64.b64encode(f.png).decode("ascii"))
+                texts.append(f.text)
+            frame_of.append(seen[key])
+        data = {"axes": [{"name": a.name, "labels": list(a.labels), "kind": a.kind,
+                          "default": a.default} for a in self.axes],
+                "shape": list(self.shape), "frame_of": frame_of, "images": images, "texts": texts,
+                "interval": self.interval}
+        start = 0
+        for a in self.axes:
+            start = start * len(a.values) + a.default
+        first = frame_of[start]
+        controls = "".join(self._control_html(k, a) for k, a in enumerate(self.axes))
+        note = f'<p class="cfrlib-explorer-note">{html.escape(self.note)}</p>' if self.note else ""
+        payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+        text_style = "" if texts[first] else ' hidden=""'
+        return (f'<div class="cfrlib-explorer" data-frame="{start}">{_STYLE}'
+                f'<div class="cfrlib-explorer-controls">{controls}</div>{note}'
+                f'<pre class="cfrlib-explorer-text"{text_style}>{html.escape(texts[first])}</pre>'
+                f'<img class="cfrlib-explorer-figure" alt="{html.escape(self.alt)}" '
+                f'src="data:image/png;base64,{images[first]}">'
+                f'<script type="application/json" class="cfrlib-explorer-data">{payload}</script>'
+                f"<script>{_SCRIPT}</script></div>")
+
+    def _control_html(self, k: int, axis: Axis) -> str:
+        label = html.escape(axis.description)
+        shown = html.escape(axis.labels[axis.default])
+        if axis.kind == "range":
+            play = ""
+            if axis.name == self.play:
+                play = (f'<button type="button" class="cfrlib-explorer-play" data-play="{k}" '
+                        f'aria-label="play {label}">&#9654; play</button>')
+            return (f'<span class="cfrlib-control">{play}<label>{label} '
+                    f'<input type="range" data-axis="{k}" min="0" max="{len(axis.values) - 1}" '
+                    f'step="1" value="{axis.default}" aria-valuetext="{shown}"></label>'
+                    f'<output data-readout="{k}">{shown}</output></span>')
+        if axis.kind == "select":
+            options = "".join(f'<option value="{j}"{" selected" if j == axis.default else ""}>'
+                              f"{html.escape(text)}</option>" for j, text in enumerate(axis.labels))
+            return (f'<span class="cfrlib-control"><label>{label} '
+                    f'<select data-axis="{k}">{options}</select></label></span>')
+        if axis.kind == "choice":
+            group = f"cfrlib-{id(self):x}-{k}"
+            buttons = "".join(
+                f'<label><input type="radio" name="{group}" data-axis="{k}" value="{j}"'
+                f'{" checked" if j == axis.default else ""}>{html.escape(text)}</label>'
+                for j, text in enumerate(axis.labels))
+            return (f'<span class="cfrlib-control" role="radiogroup" aria-label="{label}">'
+                    f"<span>{label}</span>{buttons}</span>")
+        if axis.kind == "check":
+            checked = " checked" if axis.values[axis.default] else ""
+            return (f'<span class="cfrlib-control"><label><input type="checkbox" '
+                    f'data-axis="{k}"{checked}> {label}</label></span>')
+        return (f'<span class="cfrlib-control cfrlib-control-fixed" '
+                f'title="changes in a running notebook">{label}: {shown}</span>')
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        bundle = dict(self.widget._repr_mimebundle_())
+        bundle["text/plain"] = (f"Explorer of {', '.join(a.name for a in self.axes)} "
+                                f"({math.prod(self.shape)} settings)")
+        bundle["text/html"] = self.static_html()
+        return bundle
+
+
+_STYLE = (
+    "<style>.cfrlib-explorer-controls{display:flex;flex-wrap:wrap;gap:.3em 1.5em;"
+    "align-items:center;margin:.3em 0}.cfrlib-control{display:inline-flex;gap:.4em;"
+    "align-items:center}.cfrlib-control label{display:inline-flex;gap:.3em;align-items:center;"
+    "margin:0}.cfrlib-control output{min-width:3em;font-variant-numeric:tabular-nums}"
+    ".cfrlib-control-fixed{opacity:.8}.cfrlib-explorer-note{font-size:.9em;margin:.2em 0}"
+    ".cfrlib-explorer-figure{max-width:100%;height:auto;display:block}"
+    ".cfrlib-explorer-text{margin:.3em 0}</style>")
+
+# Shows the frame of the controls' position: the frame index is the row-major index of the
+# position (last axis fastest), as in Explorer.grid.
+_SCRIPT = """(function(){
+var root=document.currentScript.parentElement;
+var data=JSON.parse(root.querySelector("script.cfrlib-explorer-data").textContent);
+var img=root.querySelector("img.cfrlib-explorer-figure"),
+    pre=root.querySelector("pre.cfrlib-explorer-text");
+function position(k){
+  var axis=data.axes[k], el=root.querySelector('[data-axis="'+k+'"]');
+  if(axis.kind==="choice"){el=root.querySelector('[data-axis="'+k+'"]:checked');}
+  if(axis.kind==="fixed"||!el){return axis.default;}
+  if(axis.kind==="check"){return el.checked?1:0;}
+  return +el.value;
+}
+function show(){
+  var index=0;
+  data.axes.forEach(function(axis,k){
+    var p=position(k);
+    index=index*data.shape[k]+p;
+    var out=root.querySelector('[data-readout="'+k+'"]'),
+        range=root.querySelector('input[type=range][data-axis="'+k+'"]');
+    if(out){out.textContent=axis.labels[p];}
+    if(range){range.setAttribute("aria-valuetext",axis.labels[p]);}
+  });
+  var f=data.frame_of[index];
+  img.src="data:image/png;base64,"+data.images[f];
+  pre.textContent=data.texts[f];
+  pre.hidden=!data.texts[f];
+  root.setAttribute("data-frame",index);
+}
+root.querySelectorAll("[data-axis]").forEach(function(el){
+  el.addEventListener("input",show);el.addEventListener("change",show);
+});
+root.querySelectorAll("[data-play]").forEach(function(button){
+  var range=root.querySelector('input[type=range][data-axis="'+button.dataset.play+'"]'),timer=null;
+  function stop(){clearInterval(timer);timer=null;button.innerHTML="&#9654; play";}
+  button.addEventListener("click",function(){
+    if(timer){stop();return;}
+    if(+range.value>=+range.max){range.value=range.min;show();}
+    button.innerHTML="&#10074;&#10074; pause";
+    timer=setInterval(function(){
+      if(+range.value>=+range.max){stop();return;}
+      range.value=+range.value+1;show();
+    },data.interval);
+  });
+});
+})();"""

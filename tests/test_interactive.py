@@ -1,0 +1,149 @@
+"""cfrlib.interactive: an explorer's static frames, its controls and its errors."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+
+import ipywidgets as widgets
+import matplotlib
+import numpy as np
+import pytest
+
+matplotlib.use("agg")
+
+from cfrlib import CfrlibError, games, plotting  # noqa: E402
+from cfrlib.interactive import MAX_FRAMES, Explorer, describe_control  # noqa: E402
+
+KUHN = games.kuhn()
+
+
+def draw_line(slope, style):
+    # One line whose slope and style the controls set; prints what it drew.
+    fig, ax = plotting.new_figure(width=3, height=2)
+    x = np.linspace(0, 1, 5)
+    ax.plot(x, slope * x, ls=style)
+    ax.set_ylim(-1, 3)
+    print(f"slope {slope:.2f}, style {style}")
+
+
+def explorer(**kwargs):
+    controls = {"slope": widgets.FloatSlider(value=0.5, min=0.0, max=2.0, step=0.5),
+                "style": widgets.ToggleButtons(options=[("solid", "-"), ("dashed", "--")],
+                                               value="--")}
+    return Explorer(draw_line, controls, **kwargs)
+
+
+def static_data(page: str) -> dict:
+    return json.loads(re.search(r'class="cfrlib-explorer-data">(.*?)</script>', page).group(1))
+
+
+def test_the_grid_is_every_value_of_every_control_last_axis_fastest():
+    e = explorer()
+    assert [a.values for a in e.axes] == [(0.0, 0.5, 1.0, 1.5, 2.0), ("-", "--")]
+    assert [a.labels for a in e.axes] == [("0.00", "0.50", "1.00", "1.50", "2.00"),
+                                          ("solid", "dashed")]
+    assert [a.default for a in e.axes] == [1, 1]
+    grid = e.grid()
+    assert len(grid) == 10 and grid[0] == {"slope": 0.0, "style": "-"}
+    assert grid[3] == {"slope": 0.5, "style": "--"}
+
+
+def test_static_page_opens_on_the_frame_of_the_controls_values():
+    e = explorer()
+    page = e.static_html()
+    data = static_data(page)
+    assert data["shape"] == [5, 2]
+    start = int(re.search(r'data-frame="(\d+)"', page).group(1))
+    assert start == 3
+    shown = re.search(r'<img class="cfrlib-explorer-figure"[^>]*src="data:image/png;base64,([^"]+)"',
+                      page).group(1)
+    assert base64.b64decode(shown) == e.render({"slope": 0.5, "style": "--"}).png
+    assert data["texts"][data["frame_of"][start]] == "slope 0.50, style --\n"
+    assert '<input type="range" data-axis="0" min="0" max="4" step="1" value="1"' in page
+    assert page.count('type="radio"') == 2 and "checked>dashed" in page
+
+
+def test_every_frame_is_the_render_of_its_grid_point_and_equal_frames_are_stored_once():
+    e = explorer(static={"slope": [0.0, 0.5]})
+    data = static_data(e.static_html())
+    # Every grid point prints its own text, so no two frames are shared here.
+    assert len(data["images"]) == len(set(data["images"])) == 4
+    for k, values in enumerate(e.grid()):
+        png = base64.b64decode(data["images"][data["frame_of"][k]])
+        assert png == e.render(values).png
+
+
+def test_identical_frames_are_shared():
+    def draw(a, b):
+        fig, ax = plotting.new_figure(width=2, height=2)
+        ax.plot([0, 1], [0, a])
+
+    e = Explorer(draw, {"a": widgets.IntSlider(value=1, min=0, max=2),
+                        "b": widgets.Checkbox(value=False)})
+    data = static_data(e.static_html())
+    assert data["shape"] == [3, 2] and len(data["images"]) == 3
+    assert data["frame_of"] == [0, 0, 1, 1, 2, 2]
+
+
+def test_rendering_is_deterministic_and_png():
+    e = explorer()
+    one, two = e.render({"slope": 1.5, "style": "-"}), e.render({"slope": 1.5, "style": "-"})
+    assert one == two and one.png.startswith(b"\x89PNG")
+    assert one != e.render({"slope": 1.0, "style": "-"})
+
+
+def test_mime_bundle_carries_the_live_widget_and_the_static_page():
+    bundle = explorer()._repr_mimebundle_()
+    assert set(bundle) == {"text/plain", "text/html", "application/vnd.jupyter.widget-view+json"}
+    assert bundle["text/plain"] == "Explorer of slope, style (10 settings)"
+    assert "cfrlib-explorer" in bundle["text/html"]
+
+
+def test_live_widget_follows_its_controls():
+    e = explorer()
+    box = e.widget
+    assert isinstance(box, widgets.VBox)
+    e.controls["slope"].value = 2.0
+    assert e.values() == {"slope": 2.0, "style": "--"}
+    assert e.frame(e.values()) == e.render({"slope": 2.0, "style": "--"})
+
+
+def test_play_button_needs_a_slider_and_adds_one():
+    e = explorer(play="slope", interval=300)
+    assert 'data-play="0"' in e.static_html()
+    players = [w for w in e.widget.children[0].children if isinstance(w, widgets.Play)]
+    assert len(players) == 1 and players[0].interval == 300
+    with pytest.raises(CfrlibError, match="play button needs one of the sliders"):
+        explorer(play="style")
+
+
+def test_a_fixed_control_shows_its_value_and_offers_no_input():
+    choice = widgets.SelectMultiple(options=["a", "b"], value=("a", "b"))
+
+    def draw(names):
+        plotting.new_figure(width=2, height=2)
+
+    e = Explorer(draw, {"names": choice}, static={"names": [("a", "b")]},
+                 note="Choosing variants needs a running notebook.")
+    page = e.static_html()
+    assert "cfrlib-control-fixed" in page and "data-axis" not in page.split("<script")[0]
+    assert "Choosing variants needs a running notebook." in page
+
+
+def test_errors_say_what_is_wrong():
+    with pytest.raises(CfrlibError, match="not among the values the static page offers"):
+        explorer(static={"slope": [1.0, 2.0]})
+    with pytest.raises(CfrlibError, match=r"'dotted' is not one of its options"):
+        explorer(static={"style": ["-", "dotted"]})
+    with pytest.raises(CfrlibError, match=r"static values given for \['slant'\]"):
+        explorer(static={"slant": [1.0]})
+    with pytest.raises(CfrlibError, match="has no static form"):
+        describe_control("names", widgets.SelectMultiple(options=["a"]))
+    with pytest.raises(CfrlibError, match=f"more than {MAX_FRAMES}: thin the grid"):
+        Explorer(draw_line, {"slope": widgets.IntSlider(value=0, min=0, max=MAX_FRAMES),
+                             "style": widgets.Dropdown(options=["-"])})
+    shown = Explorer(lambda slope, style: None, explorer().controls)
+    with pytest.raises(CfrlibError, match="left 0 new figures open"):
+        shown.render({"slope": 0.5, "style": "-"})
