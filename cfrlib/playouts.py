@@ -29,7 +29,7 @@ from .strategy import InfosetKey, Strategy
 _SUM_TOLERANCE = 1e-6
 
 PlayedStrategy = Union[Strategy, Mapping[InfosetKey, Mapping[str, float]], None]
-"""A strategy to play: a :class:`~cfrlib.strategy.Strategy`, a mapping from infoset keys or
+"""A strategy to play, a :class:`~cfrlib.strategy.Strategy`, a mapping from infoset keys or
 ``(player, key)`` pairs to ``{action: probability}``, or ``None`` for uniform play."""
 
 

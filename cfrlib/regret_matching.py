@@ -32,7 +32,7 @@ from .solvers.base import check_iterations
 _SUM_TOLERANCE = 1e-9
 
 Mix = Union[Mapping[str, float], ArrayLike]
-"""A mixed strategy of a matrix game: ``{action: probability}`` or one probability per action."""
+"""A mixed strategy of a matrix game, ``{action: probability}`` or one probability per action."""
 
 
 @dataclass(frozen=True)

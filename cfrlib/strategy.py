@@ -172,7 +172,7 @@ class Strategy(Mapping[InfosetKey, dict[str, float]]):
 
 
 StrategyLike = Union[Strategy, Mapping[InfosetKey, Mapping[str, float]], ArrayLike]
-"""What functions that take a strategy accept: a :class:`Strategy`, a mapping
+"""What functions that take a strategy accept, a :class:`Strategy`, a mapping
 ``{infoset key: {action: probability}}`` or an array ``sigma[I, a]`` in the tree's order."""
 
 
