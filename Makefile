@@ -77,5 +77,5 @@ bench: venv
 	$(BIN)/python benchmarks/report.py
 
 clean:
-	rm -rf _build _vendor .pytest_cache .hypothesis
+	rm -rf _build _vendor chapters/api .pytest_cache .hypothesis .mypy_cache
 	find . -name __pycache__ -type d -not -path './$(VENV)/*' -prune -exec rm -rf {} +

@@ -29,26 +29,39 @@ guarantees; cfrlib does not solve them.)
 from __future__ import annotations
 
 import types
+from collections.abc import Callable
+
+from typing import TYPE_CHECKING, Union
 
 from .errors import GameError, ImperfectRecallError, InfosetMismatchError
 from .game import Game, State
-from .strategy import Strategy, as_strategy
+from .strategy import Strategy, StrategyLike, as_strategy
+from .tree import Tree
+
+if TYPE_CHECKING:  # games.leduc is imported when a RankBuckets is made (the games import this)
+    from .games.leduc import Leduc
 
 
 class AbstractionError(GameError):
     """A bucket function or abstraction size that cannot make an abstract game."""
 
 
+BucketFunction = Union[Callable[[str], str], tuple[Callable[[str], str], Callable[[str], str]]]
+"""A function infoset key -> bucket key for both players, or a pair of them, one per player."""
+
+
 # ----------------------------------------------------------------------------- the wrapper
-def _check_bucket_function(bucket_of):
-    pair = isinstance(bucket_of, (tuple, list))
-    if (pair and (len(bucket_of) != 2 or not all(map(callable, bucket_of)))) or (
-            not pair and not callable(bucket_of)):
+def _check_bucket_function(bucket_of: object) -> None:
+    if isinstance(bucket_of, (tuple, list)):
+        usable = len(bucket_of) == 2 and all(map(callable, bucket_of))
+    else:
+        usable = callable(bucket_of)
+    if not usable:
         raise AbstractionError(f"the bucket function must be callable (infoset key -> bucket key) "
                                f"or a pair of them, one per player; got {bucket_of!r}")
 
 
-def _describe(bucket_of):
+def _describe(bucket_of: object) -> str:
     """A short readable name of a bucket function (or pair): its repr, or a function's name."""
     if isinstance(bucket_of, (tuple, list)):
         return "(" + ", ".join(_describe(b) for b in bucket_of) + ")"
@@ -57,7 +70,7 @@ def _describe(bucket_of):
     return repr(bucket_of)
 
 
-def _bucket(bucket_of, player, key):
+def _bucket(bucket_of: BucketFunction, player: int, key: str) -> str:
     """The bucket key of ``player``'s infoset ``key``, checked to be a string."""
     function = bucket_of[player] if isinstance(bucket_of, (tuple, list)) else bucket_of
     bucket = function(key)
@@ -72,35 +85,35 @@ class AbstractState(State):
 
     __slots__ = ("game", "real")
 
-    def __init__(self, game, real):
+    def __init__(self, game: AbstractGame, real: State) -> None:
         self.game, self.real = game, real
 
-    def current_player(self):
+    def current_player(self) -> int:
         return self.real.current_player()
 
-    def legal_actions(self):
+    def legal_actions(self) -> list[str]:
         return self.real.legal_actions()
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> list[tuple[str, float]]:
         return self.real.chance_outcomes()
 
-    def child(self, action):
+    def child(self, action: str) -> AbstractState:
         return AbstractState(self.game, self.real.child(action))
 
-    def returns(self):
+    def returns(self) -> tuple[float, float]:
         return self.real.returns()
 
-    def infoset_key(self):
+    def infoset_key(self) -> str:
         return _bucket(self.game.bucket_of, self.real.current_player(), self.real.infoset_key())
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"AbstractState({self.real!r})"
 
 
 class AbstractGame(Game):
     """``game`` in which each player sees ``bucket_of(I)`` instead of their infoset key ``I``."""
 
-    def __init__(self, game, bucket_of, name=None):
+    def __init__(self, game: Game, bucket_of: BucketFunction, name: str | None = None) -> None:
         if not isinstance(game, Game):
             raise AbstractionError(f"abstract_game needs a cfrlib Game, got {game!r}")
         _check_bucket_function(bucket_of)
@@ -110,10 +123,10 @@ class AbstractGame(Game):
         self.player_scoped_infosets = game.player_scoped_infosets
         self.name = name or f"{game.name} abstracted by {_describe(bucket_of)}"
 
-    def initial_state(self):
+    def initial_state(self) -> AbstractState:
         return AbstractState(self, self.real_game.initial_state())
 
-    def tree(self):
+    def tree(self) -> Tree:
         try:
             return super().tree()
         except ImperfectRecallError as err:
@@ -126,11 +139,11 @@ class AbstractGame(Game):
                 f"the bucket function {_describe(self.bucket_of)} merges infosets that cannot be one: "
                 f"{err}") from None
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"abstract_game({self.real_game!r}, {_describe(self.bucket_of)})"
 
 
-def abstract_game(game, bucket_of, name=None) -> AbstractGame:
+def abstract_game(game: Game, bucket_of: BucketFunction, name: str | None = None) -> AbstractGame:
     """The abstract game of ``game`` under the bucket function ``bucket_of``.
 
     ``bucket_of`` maps an infoset key of ``game`` to a bucket key (a string); real infosets with
@@ -147,7 +160,8 @@ def abstract_game(game, bucket_of, name=None) -> AbstractGame:
     return abstract
 
 
-def lift_strategy(abstract_strategy, game, bucket_of) -> Strategy:
+def lift_strategy(abstract_strategy: StrategyLike, game: Game,
+                  bucket_of: BucketFunction) -> Strategy:
     """The strategy of the real ``game`` that plays, at every real infoset ``I`` of player ``i``,
     the abstract strategy's distribution at ``i``'s bucket ``bucket_of(I)`` (``bucket_of`` as in
     :func:`abstract_game`: one function or one per player).
@@ -186,7 +200,7 @@ def lift_strategy(abstract_strategy, game, bucket_of) -> Strategy:
 class RankBuckets:
     """The bucket function of :func:`rank_buckets` (a callable: infoset key -> bucket key)."""
 
-    def __init__(self, game, k):
+    def __init__(self, game: Leduc, k: int) -> None:
         from .games.leduc import Leduc
 
         if not isinstance(game, Leduc):
@@ -204,11 +218,11 @@ class RankBuckets:
         self.groups = [[r for i, r in enumerate(self.ranks) if i * k // n == b] for b in range(k)]
         self._label = {r: "".join(group) for group in self.groups for r in group}
 
-    def private_bucket(self, rank) -> int:
+    def private_bucket(self, rank: str) -> int:
         """Round-1 bucket of a private rank: ranks split, lowest first, into ``k`` near-equal runs."""
         return self._index[rank] * self.k // len(self.ranks)
 
-    def strength(self, rank, board) -> int:
+    def strength(self, rank: str, board: str) -> int:
         """Showdown strength of ``rank`` against the board's rank, 0 (weakest) to ``ranks - 1``:
         a pair is strongest, then the unpaired ranks in rank order."""
         n = len(self.ranks)
@@ -217,11 +231,11 @@ class RankBuckets:
         i = self._index[rank]
         return i - (i > self._index[board])
 
-    def strength_bucket(self, rank, board) -> int:
+    def strength_bucket(self, rank: str, board: str) -> int:
         """Round-2 bucket: the strength split into ``k`` near-equal runs, weakest first."""
         return self.strength(rank, board) * self.k // len(self.ranks)
 
-    def __call__(self, key):
+    def __call__(self, key: str) -> str:
         parts = key.split("|")
         if len(parts) not in (2, 4):
             raise AbstractionError(f"{key!r} is not a Leduc infoset key (card|betting or "
@@ -235,11 +249,12 @@ class RankBuckets:
         board = parts[2][:1]
         return f"{bucket}|{board}|s{self.strength_bucket(rank, board)}|{parts[3]}"
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"rank_buckets(k={self.k})"
 
 
-def rank_buckets(game, k) -> RankBuckets:
+def rank_buckets(game: Leduc, k: int) -> RankBuckets:
+
     """A bucket function of ``k`` strength buckets for a Leduc game (``games.leduc(...)``).
 
     Before the board card, the private card's rank is bucketed: the ranks, lowest first, are

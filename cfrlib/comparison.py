@@ -19,12 +19,14 @@ of the study live and how the tests check the committed data. Three budgets are 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Mapping
 
 from . import games
 from .errors import GameError, SolverError
+from .game import Game
 from .plotting import variant_style
-from .solvers.base import ConvergenceLog, check_iterations
-from .solvers.fullwidth import CFR, DCFR, CFRPlus, LinearCFR, PredictiveCFRPlus
+from .solvers.base import ConvergenceLog, Solver, check_iterations
+from .solvers.fullwidth import CFR, DCFR, CFRPlus, FullWidthCFR, LinearCFR, PredictiveCFRPlus
 from .solvers.sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
 from .solvers.sampling.common import SamplingSolver
 
@@ -36,7 +38,9 @@ SHORT_DECK_MAX_RAISES = 7
 """Raise cap per round of our Short Deck Big Leduc: 31,872 infosets, the closest of our rules
 to the thesis's 31,944 (chapter 2 shows that no cap gives that number exactly)."""
 
-GAMES = {
+_Row = tuple[int, int, float, float]  # a ConvergenceLog row: iteration, nodes, seconds, value
+
+GAMES: dict[str, tuple[str, Callable[[], Game]]] = {
     "kuhn": ("Kuhn", games.kuhn),
     "leduc288": ("Leduc, 288 infosets", lambda: games.leduc(suit_isomorphism=True)),
     "leduc": ("Leduc, 936 infosets", games.leduc),
@@ -46,7 +50,7 @@ GAMES = {
 }
 """``{key: (label, constructor)}``: the games of the study, smallest first."""
 
-VARIANTS = {
+VARIANTS: dict[str, Callable[[Game, int], Solver]] = {
     "CFR simult.": lambda game, seed: CFR(game, alternating=False),
     "CFR alt.": lambda game, seed: CFR(game),
     "DCFR simult.": lambda game, seed: DCFR(game, 1.5, 0.0, 2.0, alternating=False),
@@ -71,7 +75,7 @@ THESIS_RANKING = ("DCFR alt.", "CFR+", "CFR+ quadratic", "DCFR simult.", "CFR al
 """The thesis's ranking after 1000 iterations on Leduc and on Short Deck Big Leduc, lowest
 exploitability first."""
 
-SAMPLER_CAPS = {
+SAMPLER_CAPS: dict[str, dict[str, int]] = {
     "kuhn": {"OS-MCCFR": 10**6, "chance sampling": 10**6, "ES-MCCFR": 10**6},
     "leduc288": {"OS-MCCFR": 10**6, "chance sampling": 10**6, "ES-MCCFR": 10**6},
     "leduc": {"OS-MCCFR": 2 * 10**6, "chance sampling": 10**6, "ES-MCCFR": 10**6},
@@ -88,14 +92,14 @@ STYLES = {name: variant_style(name) for name in VARIANTS}
 its own for every variant, so that every figure of the comparison reads alike."""
 
 
-def make_game(key):
+def make_game(key: str) -> Game:
     """The game of the study called ``key`` (one of :data:`GAMES`)."""
     if key not in GAMES:
         raise GameError(f"comparison: unknown game {key!r}; the study's games are {list(GAMES)}")
     return GAMES[key][1]()
 
 
-def make_solver(name, game, seed=0):
+def make_solver(name: str, game: Game, seed: int = 0) -> Solver:
     """A fresh solver of variant ``name`` (one of :data:`VARIANTS`) for ``game``."""
     if name not in VARIANTS:
         raise SolverError(f"comparison: unknown variant {name!r}; the variants are "
@@ -103,7 +107,7 @@ def make_solver(name, game, seed=0):
     return VARIANTS[name](game, seed)
 
 
-def schedule(limit, growth=1.25) -> list[int]:
+def schedule(limit: int, growth: float = 1.25) -> list[int]:
     """The iteration counts at which curves are evaluated, up to ``limit``: ``k_1 = 1``,
     ``k_{j+1} = max(k_j + 1, floor(growth k_j))``, together with every power of 10.
 
@@ -113,7 +117,8 @@ def schedule(limit, growth=1.25) -> list[int]:
     limit = check_iterations(limit, "limit")
     if not (isinstance(growth, (int, float)) and growth > 1):
         raise SolverError(f"schedule: growth must be a number above 1, got {growth!r}")
-    points, k = set(), 1
+    points: set[int] = set()
+    k = 1
     while k <= limit:
         points.add(k)
         k = max(k + 1, int(k * growth))
@@ -121,13 +126,14 @@ def schedule(limit, growth=1.25) -> list[int]:
     return sorted(points)
 
 
-def node_budget(game, iterations) -> int:
+def node_budget(game: Game, iterations: int) -> int:
     """``B = 2 |H| T``: the nodes that ``T`` iterations of full-width CFR with alternating
     updates touch (one walk of the ``|H|`` histories per player and iteration)."""
     return 2 * game.tree().num_nodes * check_iterations(iterations)
 
 
-def convergence_curve(solver, iterations, nodes=None, growth=1.25) -> ConvergenceLog:
+def convergence_curve(solver: Solver, iterations: int, nodes: int | None = None,
+                      growth: float = 1.25) -> ConvergenceLog:
     """Run ``solver`` and record its exploitability at the points of :func:`schedule`.
 
     The run stops after ``iterations`` iterations or, with ``nodes``, as soon as the solver has
@@ -145,7 +151,7 @@ def convergence_curve(solver, iterations, nodes=None, growth=1.25) -> Convergenc
     end = start + iterations
     points = [start + k for k in sorted(set(schedule(iterations, growth)) | {iterations}) if k]
 
-    def budget_left():
+    def budget_left() -> bool:
         return nodes is None or solver.nodes_touched < nodes
 
     for target in points:
@@ -165,7 +171,10 @@ def convergence_curve(solver, iterations, nodes=None, growth=1.25) -> Convergenc
     return log
 
 
-def run_study(key, iterations=1000, equal_nodes=True, variants=None, seed=0, report=None) -> dict:
+def run_study(key: str, iterations: int = 1000, equal_nodes: bool = True,
+              variants: Iterable[str] | None = None, seed: int = 0,
+              report: Callable[[str, ConvergenceLog], object] | None = None,
+              ) -> dict[str, ConvergenceLog]:
     """The curves of ``variants`` (default: all of :data:`VARIANTS`) on game ``key``.
 
     With ``equal_nodes=False`` every variant runs ``iterations`` iterations. With
@@ -179,13 +188,13 @@ def run_study(key, iterations=1000, equal_nodes=True, variants=None, seed=0, rep
     names = list(VARIANTS) if variants is None else list(variants)
     game = make_game(key)
     budget = node_budget(game, iterations)
-    logs = {}
+    logs: dict[str, ConvergenceLog] = {}
     for name in names:
         solver = make_solver(name, game, seed)
         run, stop = iterations, None
         if equal_nodes and isinstance(solver, SamplingSolver):
             run, stop = max(iterations, SAMPLER_CAPS[key][name]), budget
-        elif equal_nodes and not solver.alternating:
+        elif equal_nodes and isinstance(solver, FullWidthCFR) and not solver.alternating:
             run = 2 * iterations
         logs[name] = convergence_curve(solver, run, nodes=stop)
         if report is not None:
@@ -193,13 +202,15 @@ def run_study(key, iterations=1000, equal_nodes=True, variants=None, seed=0, rep
     return logs
 
 
-def ranking(logs, column=None, budget=None) -> list:
+def ranking(logs: Mapping[str, ConvergenceLog], column: str | None = None,
+            budget: float | None = None) -> list[tuple[str, _Row]]:
     """``[(name, row), ...]`` sorted by exploitability, lowest first, where ``row`` is
     ``log.row_at(budget, column)``, or each log's last row when ``column`` is ``None``
     (the end of each run: equal nodes for the runs of ``run_study(equal_nodes=True)``).
     With ``column="iteration"`` every log must reach ``budget`` exactly."""
-    rows = {}
+    rows: dict[str, _Row] = {}
     for name, log in logs.items():
+
         if column is None:
             if not log.rows:
                 raise SolverError(f"ranking: the log {name!r} is empty")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from .errors import CfrlibError
 
@@ -19,7 +20,8 @@ NAMES = ("comparison", "sampling_curves", "lp_vs_cfr")
 """The recorded data sets."""
 
 
-def load_json(name: str) -> dict:
+def load_json(name: str) -> dict[str, Any]:
+
     """The recorded data set ``name`` (one of :data:`NAMES`), parsed."""
     if name not in NAMES:
         raise CfrlibError(f"no recorded data set {name!r}; there are {', '.join(NAMES)}")

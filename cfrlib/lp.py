@@ -53,15 +53,20 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import NDArray
 from scipy.optimize import linprog
 
 from .errors import GameError, SolverError
 from .evaluation import behaviour_strategy
+from .game import Game
 from .strategy import Strategy
+from .tree import Tree
 
 __all__ = ["solve_lp", "LPSolution", "sequence_form", "SequenceForm", "count_sequences",
            "DEFAULT_MAX_SEQUENCES"]
@@ -91,11 +96,11 @@ class SequenceForm:
 
     E: sp.csr_matrix
     F: sp.csr_matrix
-    e: np.ndarray
-    f: np.ndarray
+    e: NDArray[np.float64]
+    f: NDArray[np.float64]
     A: sp.csr_matrix
-    sequence_index: tuple
-    infosets: tuple
+    sequence_index: tuple[NDArray[np.int64], NDArray[np.int64]]
+    infosets: tuple[NDArray[np.intp], NDArray[np.intp]]
 
     @property
     def num_sequences(self) -> tuple[int, int]:
@@ -114,12 +119,12 @@ class LPSolution:
     the matrices, ``solve_seconds`` the time HiGHS took; ``message`` HiGHS's status message.
     """
 
-    game: object
+    game: Game
     value: float
     strategy: Strategy
-    realization_plans: tuple
+    realization_plans: tuple[NDArray[np.float64], NDArray[np.float64]]
     sequence_form: SequenceForm
-    num_sequences: tuple
+    num_sequences: tuple[int, int]
     num_variables: int
     num_constraints: int
     nonzeros: int
@@ -138,15 +143,17 @@ class LPSolution:
                 f"{self.solve_seconds:.3g} s)")
 
 
-def count_sequences(game) -> int:
+def count_sequences(game: Game) -> int:
     """Sequences of both players, the two empty sequences included: ``2 + sum_I |A(I)|``."""
     return 2 + int(game.tree().infoset_num_actions.sum())
 
 
-def sequence_form(game) -> SequenceForm:
+def sequence_form(game: Game) -> SequenceForm:
     """Build the sequence form (``E, e, F, f, A``) of ``game`` from its compiled tree."""
     tree = _tree_of(game)
-    index, infosets, constraints = [], [], []
+    index: list[NDArray[np.int64]] = []
+    infosets: list[NDArray[np.intp]] = []
+    constraints: list[sp.csr_matrix] = []
     for p in (0, 1):
         mine = np.flatnonzero(tree.infoset_player == p)
         counts = tree.infoset_num_actions[mine]
@@ -173,10 +180,13 @@ def sequence_form(game) -> SequenceForm:
     weight = tree.terminal_chance * tree.terminal_payoff
     A = sp.csr_matrix((weight, (s0, s1)), shape=(constraints[0].shape[1], constraints[1].shape[1]))
     A.sum_duplicates()
-    return SequenceForm(constraints[0], constraints[1], rhs[0], rhs[1], A, tuple(index), tuple(infosets))
+    return SequenceForm(constraints[0], constraints[1], rhs[0], rhs[1], A, (index[0], index[1]),
+                        (infosets[0], infosets[1]))
 
 
-def solve_lp(game, *, max_sequences=DEFAULT_MAX_SEQUENCES, method="highs", options=None) -> LPSolution:
+def solve_lp(game: Game, *, max_sequences: int = DEFAULT_MAX_SEQUENCES,
+             method: Literal["highs", "highs-ds", "highs-ipm"] = "highs",
+             options: Mapping[str, object] | None = None) -> LPSolution:
     """Solve a two-player zero-sum game exactly with the sequence-form LP; return an :class:`LPSolution`.
 
     The LP (see the module docstring for the derivation), with ``x`` player 0's realization plan,
@@ -233,7 +243,8 @@ def solve_lp(game, *, max_sequences=DEFAULT_MAX_SEQUENCES, method="highs", optio
     bounds = np.array([(0.0, None)] * n0 + [(None, None)] * m1, dtype=object)
     build_seconds = time.perf_counter() - start
 
-    settings = {"primal_feasibility_tolerance": _TOLERANCE, "dual_feasibility_tolerance": _TOLERANCE}
+    settings: dict[str, object] = {"primal_feasibility_tolerance": _TOLERANCE,
+                                   "dual_feasibility_tolerance": _TOLERANCE}
     settings.update(options or {})
     start = time.perf_counter()
     res = linprog(c, A_ub=A_ub, b_ub=np.zeros(n1), A_eq=A_eq, b_eq=form.e, bounds=bounds,
@@ -258,7 +269,7 @@ def solve_lp(game, *, max_sequences=DEFAULT_MAX_SEQUENCES, method="highs", optio
         solve_seconds=solve_seconds, message=str(res.message))
 
 
-def _flat_plan(form, player, plan):
+def _flat_plan(form: SequenceForm, player: int, plan: NDArray[np.float64]) -> NDArray[np.float64]:
     """Player ``player``'s plan, in ``form``'s compact numbering, in the tree's flat numbering."""
     index = form.sequence_index[player]
     flat = np.zeros(len(index))
@@ -267,7 +278,8 @@ def _flat_plan(form, player, plan):
     return flat
 
 
-def _tree_of(game):
+def _tree_of(game: Game) -> Tree:
+
     """The compiled tree of a two-player game, or a :class:`GameError` saying why there is none."""
     if not hasattr(game, "initial_state") or not hasattr(game, "tree"):
         raise GameError(f"{game!r} is not a cfrlib game (it has no initial_state() and tree())")

@@ -14,18 +14,23 @@ their strategy, and the mean payoff over ``n`` games estimates the expected payo
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import accumulate
 from math import isfinite, sqrt
-from typing import NamedTuple
+from typing import Literal, NamedTuple, Union
 
 import numpy as np
 
 from .errors import CfrlibError, StrategyError
+from .game import Game, State
 from .solvers.base import check_iterations, check_seed
-from .strategy import Strategy
+from .strategy import InfosetKey, Strategy
 
 _SUM_TOLERANCE = 1e-6
+
+PlayedStrategy = Union[Strategy, Mapping[InfosetKey, Mapping[str, float]], None]
+"""A strategy to play, a :class:`~cfrlib.strategy.Strategy`, a mapping from infoset keys or
+``(player, key)`` pairs to ``{action: probability}``, or ``None`` for uniform play."""
 
 
 class PlayoutResult(NamedTuple):
@@ -36,7 +41,9 @@ class PlayoutResult(NamedTuple):
     games: int
 
 
-def play_games(game, strategy0, strategy1, games=1000, seed=0, missing="uniform") -> PlayoutResult:
+def play_games(game: Game, strategy0: PlayedStrategy, strategy1: PlayedStrategy,
+               games: int = 1000, seed: int = 0,
+               missing: Literal["uniform", "error"] = "uniform") -> PlayoutResult:
     """Player 0's mean payoff when player 0 follows ``strategy0`` and player 1 ``strategy1``.
 
     A strategy is a :class:`~cfrlib.strategy.Strategy`, a mapping from infoset keys or
@@ -65,7 +72,9 @@ def play_games(game, strategy0, strategy1, games=1000, seed=0, missing="uniform"
     return PlayoutResult(float(payoffs.mean()), stderr, n)
 
 
-def head_to_head(game, strategy, opponent, games=1000, seed=0, missing="uniform") -> PlayoutResult:
+def head_to_head(game: Game, strategy: PlayedStrategy, opponent: PlayedStrategy,
+                 games: int = 1000, seed: int = 0,
+                 missing: Literal["uniform", "error"] = "uniform") -> PlayoutResult:
     """What ``strategy`` earns per game against ``opponent``, averaged over both seats.
 
     Plays ``games`` games with ``strategy`` as player 0 and ``games`` with it as player 1 (seeds
@@ -83,15 +92,15 @@ class _Draw(NamedTuple):
     """A distribution ready for inverse-CDF draws: running sums ``c_a = p_0 + ... + p_a`` and
     the last action of positive probability."""
 
-    cumulative: list
+    cumulative: list[float]
     last: int
 
     @classmethod
-    def of(cls, probs):
+    def of(cls, probs: Sequence[float]) -> _Draw:
         return cls(list(accumulate(probs)), max(a for a, p in enumerate(probs) if p > 0.0))
 
 
-def _pick(draw, u) -> int:
+def _pick(draw: _Draw, u: float) -> int:
     """The index ``a`` with ``c_{a-1} <= u < c_a`` for a uniform ``u``; the last action of
     positive probability when rounding left ``u`` beyond the total."""
     a = bisect_right(draw.cumulative, u)
@@ -102,7 +111,7 @@ class _Policy:
     """One player's moves: ``at(state)`` returns the legal actions and their ``_Draw``, checked
     once per infoset and cached."""
 
-    def __init__(self, strategy, player, missing):
+    def __init__(self, strategy: PlayedStrategy, player: int, missing: str) -> None:
         if missing not in ("uniform", "error"):
             raise CfrlibError(f"missing must be 'uniform' or 'error', got {missing!r}")
         if strategy is not None and not isinstance(strategy, Mapping):
@@ -110,16 +119,16 @@ class _Policy:
                                 f"{{infoset key: {{action: probability}}}} or None, "
                                 f"got a {type(strategy).__name__}")
         self.strategy, self.player, self.missing = strategy, player, missing
-        self.cache = {}
+        self.cache: dict[str, tuple[list[str], _Draw]] = {}
 
-    def at(self, state):
+    def at(self, state: State) -> tuple[list[str], _Draw]:
         key = state.infoset_key()
         found = self.cache.get(key)
         if found is None:
             found = self.cache[key] = self._lookup(key, state.legal_actions())
         return found
 
-    def _lookup(self, key, actions):
+    def _lookup(self, key: str, actions: list[str]) -> tuple[list[str], _Draw]:
         dist = self._find(key)
         if dist is None:
             if self.missing == "error":
@@ -130,7 +139,7 @@ class _Policy:
             probs = _checked(dist, actions, key, self.player)
         return actions, _Draw.of(probs)
 
-    def _find(self, key):
+    def _find(self, key: str) -> Mapping[str, float] | None:
         if self.strategy is None:
             return None
         if isinstance(self.strategy, Strategy):
@@ -140,7 +149,8 @@ class _Policy:
         return self.strategy.get(key) if dist is None else dist
 
 
-def _checked(dist, actions, key, player) -> list:
+def _checked(dist: object, actions: list[str], key: str, player: int) -> list[float]:
+
     """The probabilities of ``dist`` in the order of ``actions``, or a ``StrategyError``."""
     where = f"player {player}, infoset {key!r}"
     if not isinstance(dist, Mapping):

@@ -18,15 +18,21 @@ average regret ``max_a (1/T) sum_t r_i^t(a)`` goes to 0 (at rate ``1/sqrt(T)``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal, Union
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .errors import StrategyError
 from .games.matrix import MatrixGame, matrix_game
 from .solvers.base import check_iterations
 
 _SUM_TOLERANCE = 1e-9
+
+Mix = Union[Mapping[str, float], ArrayLike]
+"""A mixed strategy of a matrix game, ``{action: probability}`` or one probability per action."""
 
 
 @dataclass(frozen=True)
@@ -43,24 +49,27 @@ class RegretMatchingRun:
 
     game: MatrixGame
     plus: bool
-    opponent: np.ndarray | None
-    current: tuple
-    average: tuple
-    cumulative_regret: tuple
-    regret: tuple
-    exploitability: np.ndarray
+    opponent: NDArray[np.float64] | None
+    current: tuple[NDArray[np.float64], NDArray[np.float64]]
+    average: tuple[NDArray[np.float64], NDArray[np.float64]]
+    cumulative_regret: tuple[NDArray[np.float64], NDArray[np.float64]]
+    regret: tuple[NDArray[np.float64], NDArray[np.float64]]
+    exploitability: NDArray[np.float64]
 
     @property
     def iterations(self) -> int:
+        """``T``, the number of iterations run."""
         return len(self.exploitability)
 
-    def average_strategy(self, player) -> dict:
+    def average_strategy(self, player: int) -> dict[str, float]:
         """``{action: probability}`` of ``sigma-bar_i^T``."""
         return dict(zip(self.game.actions[player], self.average[player][-1].tolist()))
 
 
-def run_regret_matching(game, iterations, *, opponent=None, plus=False, averaging="uniform",
-                    initial=None) -> RegretMatchingRun:
+def run_regret_matching(game: MatrixGame | ArrayLike, iterations: int, *,
+                        opponent: Mix | None = None, plus: bool = False,
+                        averaging: Literal["uniform", "linear"] = "uniform",
+                        initial: Sequence[Mix | None] | None = None) -> RegretMatchingRun:
     """Run regret matching (RM+ with ``plus=True``) on a matrix game for ``iterations`` rounds.
 
     ``game`` is a :class:`~cfrlib.games.MatrixGame` or player 0's payoff matrix. Without
@@ -77,7 +86,7 @@ def run_regret_matching(game, iterations, *, opponent=None, plus=False, averagin
         raise ValueError(f"averaging must be 'uniform' or 'linear', got {averaging!r}")
     A = game.payoffs
     sizes = A.shape
-    start = [None, None] if initial is None else list(initial)
+    start: list[Mix | None] = [None, None] if initial is None else list(initial)
     if len(start) != 2:
         raise StrategyError(f"initial must be a pair of mixes (player 0, player 1), got {initial!r}")
     fixed = None
@@ -113,18 +122,20 @@ def run_regret_matching(game, iterations, *, opponent=None, plus=False, averagin
             cumulative[i][t - 1] = R[i]
         exploitability[t - 1] = ((A @ average[1][t - 1]).max() - (average[0][t - 1] @ A).min()) / 2.0
         sigma = [matched_strategy(R[0]), fixed if fixed is not None else matched_strategy(R[1])]
-    return RegretMatchingRun(game, bool(plus), fixed, tuple(current), tuple(average),
-                             tuple(cumulative), tuple(regret), exploitability)
+    return RegretMatchingRun(game, bool(plus), fixed, (current[0], current[1]),
+                             (average[0], average[1]), (cumulative[0], cumulative[1]),
+                             (regret[0], regret[1]), exploitability)
 
 
-def matched_strategy(R):
+def matched_strategy(R: NDArray[np.float64]) -> NDArray[np.float64]:
     """Regret matching's next strategy: ``[R]^+ / sum [R]^+``, uniform when no regret is positive."""
     positive = np.maximum(R, 0.0)
     total = positive.sum()
     return positive / total if total > 0.0 else np.full(len(R), 1.0 / len(R))
 
 
-def _check_mix(mix, actions, name):
+def _check_mix(mix: Mix, actions: Sequence[str], name: str) -> NDArray[np.float64]:
+
     """A probability vector over ``actions`` from a sequence or ``{action: probability}``."""
     if isinstance(mix, dict):
         unknown = [a for a in mix if a not in actions]

@@ -8,24 +8,34 @@ compiled tree, which is what the solvers and the evaluation work with.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import os
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import Literal, Union
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .errors import StrategyError
+from .game import Game
+from .tree import Tree
+
+__all__ = ["Strategy", "uniform_strategy", "as_strategy", "InfosetKey", "StrategyLike"]
 
 _SUM_TOLERANCE = 1e-6
 
+InfosetKey = Union[str, tuple[int, str]]
+"""An infoset key (``"Kb"``), or a ``(player, key)`` pair where both players use the key."""
 
-class Strategy(Mapping):
+
+class Strategy(Mapping[InfosetKey, dict[str, float]]):
     """A strategy profile for both players of ``game`` (or one player's part of it).
 
     Keys are infoset keys; values are ``{action: probability}`` dictionaries. When both players
     have an infoset of the same name, use :meth:`player` to pick one.
     """
 
-    def __init__(self, game, probs):
+    def __init__(self, game: Game, probs: ArrayLike) -> None:
         tree = game.tree()
         probs = np.array(probs, dtype=float)
         if probs.shape != tree.action_mask.shape:
@@ -38,7 +48,8 @@ class Strategy(Mapping):
 
     # -------------------------------------------------------------------- construction
     @classmethod
-    def from_dict(cls, game, mapping, *, missing="error"):
+    def from_dict(cls, game: Game, mapping: Mapping[InfosetKey, Mapping[str, float]], *,
+                  missing: Literal["error", "uniform"] = "error") -> Strategy:
         """Build a strategy from ``{infoset key: {action: probability}}``.
 
         Keys may also be ``(player, key)`` pairs. ``missing="uniform"`` fills infosets that the
@@ -84,7 +95,7 @@ class Strategy(Mapping):
         return cls(game, probs)
 
     @classmethod
-    def load(cls, path, game):
+    def load(cls, path: str | os.PathLike[str], game: Game) -> Strategy:
         """Read a strategy saved by :meth:`save` and check that it fits ``game``."""
         try:
             data = json.loads(Path(path).read_text())
@@ -93,56 +104,57 @@ class Strategy(Mapping):
                                 f"column {err.colno})") from None
         if not isinstance(data, dict) or "players" not in data:
             raise StrategyError(f"{path}: expected an object with a 'players' list")
-        mapping = {}
+        mapping: dict[InfosetKey, Mapping[str, float]] = {}
         for p, part in enumerate(data["players"]):
             for key, dist in part.items():
                 mapping[(p, key)] = dist
         return cls.from_dict(game, mapping)
 
-    def save(self, path):
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Write the strategy as JSON: ``{"game": ..., "players": [{key: {action: p}}, {...}]}``."""
         payload = {"game": self.game.name, "players": [self.player(0), self.player(1)]}
         Path(path).write_text(json.dumps(payload, indent=1))
 
     # ------------------------------------------------------------------------- views
     @property
-    def probs(self) -> np.ndarray:
+    def probs(self) -> NDArray[np.float64]:
         """The read-only array ``sigma[I, a]`` in the tree's infoset order."""
         return self._probs
 
-    def to_array(self) -> np.ndarray:
+    def to_array(self) -> NDArray[np.float64]:
         """A writable copy of :attr:`probs`."""
         return self._probs.copy()
 
-    def player(self, p: int) -> dict:
+    def player(self, p: int) -> dict[str, dict[str, float]]:
         """Player ``p``'s part: ``{infoset key: {action: probability}}`` in tree order."""
         tree = self.tree
-        return {tree.infoset_keys[I]: self._row(I) for I in np.flatnonzero(tree.infoset_player == p)}
+        return {tree.infoset_keys[I]: self._row(int(I))
+                for I in np.flatnonzero(tree.infoset_player == p)}
 
-    def _row(self, I):
+    def _row(self, I: int) -> dict[str, float]:
         return {a: float(q) for a, q in zip(self.tree.infoset_actions[I], self._probs[I])}
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: InfosetKey) -> dict[str, float]:
         try:
             I = _resolve(self.tree, key, self.game.name)
         except StrategyError as err:
             raise KeyError(str(err)) from None
         return self._row(I)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self.tree.infoset_keys)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.tree.num_infosets
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return (isinstance(other, Strategy) and other.game.name == self.game.name
                 and (other.tree is self.tree or other.tree.infoset_keys == self.tree.infoset_keys)
                 and np.array_equal(other._probs, self._probs))
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # mutable-looking and compared by value
 
-    def format(self, digits=2, players=(0, 1)) -> str:
+    def format(self, digits: int = 2, players: Iterable[int] = (0, 1)) -> str:
         """Readable text, one infoset a line: ``Kb: pass 0.00, bet 1.00``."""
         lines = []
         for p in players:
@@ -152,19 +164,24 @@ class Strategy(Mapping):
                 lines.append(f"  {key}: {moves}")
         return "\n".join(lines)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.format()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Strategy for {self.game.name}: {self.tree.num_infosets} infosets>"
 
 
-def uniform_strategy(game) -> Strategy:
+StrategyLike = Union[Strategy, Mapping[InfosetKey, Mapping[str, float]], ArrayLike]
+"""What functions that take a strategy accept, a :class:`Strategy`, a mapping
+``{infoset key: {action: probability}}`` or an array ``sigma[I, a]`` in the tree's order."""
+
+
+def uniform_strategy(game: Game) -> Strategy:
     """Every legal action with the same probability, ``sigma(I, a) = 1 / |A(I)|``."""
     return Strategy(game, _uniform(game.tree()))
 
 
-def as_strategy(game, strategy) -> Strategy:
+def as_strategy(game: Game, strategy: StrategyLike) -> Strategy:
     """Accept a :class:`Strategy`, a ``{key: {action: p}}`` mapping or an array for ``game``."""
     if isinstance(strategy, Strategy):
         if strategy.tree is not game.tree():
@@ -177,17 +194,20 @@ def as_strategy(game, strategy) -> Strategy:
     return Strategy(game, strategy)
 
 
-def _uniform(tree):
+def _uniform(tree: Tree) -> NDArray[np.float64]:
     return tree.action_mask / tree.infoset_num_actions[:, None]
 
 
-def _resolve(tree, key, game_name) -> int:
+def _resolve(tree: Tree, key: InfosetKey, game_name: str) -> int:
+
     """The infoset index of ``key`` or ``(player, key)``; unambiguous or a clear error."""
     if isinstance(key, tuple) and len(key) == 2 and key[0] in (0, 1):
         if tree.has_infoset(*key):
             return tree.infoset_index(*key)
         raise StrategyError(f"player {key[0]} has no infoset {key[1]!r} in {game_name}")
-    found = [tree.infoset_index(p, key) for p in (0, 1) if tree.has_infoset(p, key)]
+    found = [tree.infoset_index(p, key) for p in (0, 1)
+             if isinstance(key, str) and tree.has_infoset(p, key)]
+
     if not found:
         raise StrategyError(f"{game_name} has no infoset {key!r}")
     if len(found) > 1:

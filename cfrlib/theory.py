@@ -22,25 +22,29 @@ player ``i``'s overall regret.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .errors import CfrlibError, NotZeroSumError, SolverError
 from .evaluation import behaviour_strategy, counterfactual_values, nash_conv, realization_plan
+from .game import Game
 from .regret_matching import matched_strategy
 from .solvers.base import check_iterations
 from .strategy import Strategy
 
 
-def _check_positive(name, value):
+def _check_positive(name: str, value: ArrayLike) -> NDArray[np.float64]:
     value = np.asarray(value, dtype=float)
     if not np.all(np.isfinite(value)) or np.any(value <= 0):
         raise CfrlibError(f"{name} must be positive and finite, got {value.tolist()!r}")
     return value
 
 
-def regret_matching_bound(payoff_range, num_actions, iterations):
+def regret_matching_bound(payoff_range: ArrayLike, num_actions: ArrayLike,
+                          iterations: ArrayLike) -> np.float64 | NDArray[np.float64]:
     """``Delta sqrt(|A| T)``: the largest cumulative regret ``max_a R^T(a)`` regret matching (or RM+)
     can have after ``T`` rounds with ``|A|`` actions and payoffs in a range of width ``Delta``.
 
@@ -52,7 +56,8 @@ def regret_matching_bound(payoff_range, num_actions, iterations):
     return delta * np.sqrt(actions * T)
 
 
-def cfr_regret_bound(game, player, iterations):
+def cfr_regret_bound(game: Game, player: int,
+                     iterations: ArrayLike) -> np.float64 | NDArray[np.float64]:
     """``Delta |I_i| sqrt(|A|) sqrt(T)``: Zinkevich et al.'s bound on player ``i``'s overall regret
     after ``T`` iterations of CFR, with ``Delta`` the game's payoff range, ``|I_i|`` the number of
     player ``i``'s infosets and ``|A|`` the largest number of actions at one of them."""
@@ -85,16 +90,17 @@ class CFRRegretTrace:
 
     game_name: str
     alternating: bool
-    iteration: np.ndarray
-    overall_regret: np.ndarray
-    infoset_regret: np.ndarray
-    nash_conv: np.ndarray
-    nash_conv_faced: np.ndarray
-    improvement: np.ndarray
-    plan_gap: np.ndarray
+    iteration: NDArray[np.int64]
+    overall_regret: NDArray[np.float64]
+    infoset_regret: NDArray[np.float64]
+    nash_conv: NDArray[np.float64]
+    nash_conv_faced: NDArray[np.float64]
+    improvement: NDArray[np.float64]
+    plan_gap: NDArray[np.float64]
 
 
-def cfr_regret_trace(game, iterations, checkpoints=None, alternating=True) -> CFRRegretTrace:
+def cfr_regret_trace(game: Game, iterations: int, checkpoints: ArrayLike | None = None,
+                     alternating: bool = True) -> CFRRegretTrace:
     """Run vanilla CFR (``cfrlib.CFR``) for ``iterations`` and measure the quantities of the
     regret decomposition and of the folk theorem at each iteration in ``checkpoints``
     (default: every iteration). The game must be two-player zero-sum. See
@@ -118,14 +124,15 @@ def cfr_regret_trace(game, iterations, checkpoints=None, alternating=True) -> CF
                               f"({tree.constant_sum:g}), not zero-sum")
     mine = [tree.infoset_player == p for p in (0, 1)]
 
-    def plan(probs, p):
+    def plan(probs: NDArray[np.float64], p: int) -> NDArray[np.float64]:
         return realization_plan(tree, probs, p)
 
-    def value(x0, x1):                                   # u_0 of two realization plans
+    def value(x0: NDArray[np.float64], x1: NDArray[np.float64]) -> float:   # u_0 of two plans
         return float(tree.terminal_chance * x0[tree.terminal_seq[0]] * x1[tree.terminal_seq[1]]
                      @ tree.terminal_payoff)
 
-    def best_response_sum(p, opponent_plan_sum):         # max_sigma' sum_t u_p(sigma', faced_t)
+    def best_response_sum(p: int, opponent_plan_sum: NDArray[np.float64]) -> float:
+        # max_sigma' sum_t u_p(sigma', faced_t)
         other = 1 - p
         reach = tree.terminal_chance * opponent_plan_sum[tree.terminal_seq[other]]
         q, _ = counterfactual_values(tree, None, p, opponent_reach=reach, best_response=True)
@@ -136,7 +143,7 @@ def cfr_regret_trace(game, iterations, checkpoints=None, alternating=True) -> CF
     faced_sum = [np.zeros(tree.num_sequences + 1) for _ in (0, 1)]    # sum_t x_{-i} faced by i
     earned = [0.0, 0.0]                                               # sum_t u_i in i's walks
     improvement = 0.0
-    rows = []
+    rows: list[tuple[int, list[float], list[float], float, float, float, float]] = []
     sigma = solver.current_strategy().probs
     x = [plan(sigma, 0), plan(sigma, 1)]
     for t in range(1, T + 1):
@@ -186,15 +193,16 @@ class BimatrixRun:
     average strategy ``sigma-bar^t``; 0 exactly when the averages form a Nash equilibrium.
     """
 
-    A: np.ndarray
-    B: np.ndarray
-    average: tuple
-    joint: np.ndarray
-    cce_gap: np.ndarray
-    nash_gap: np.ndarray
+    A: NDArray[np.float64]
+    B: NDArray[np.float64]
+    average: tuple[NDArray[np.float64], NDArray[np.float64]]
+    joint: NDArray[np.float64]
+    cce_gap: NDArray[np.float64]
+    nash_gap: NDArray[np.float64]
 
 
-def regret_matching_bimatrix(A, B, iterations, initial=None) -> BimatrixRun:
+def regret_matching_bimatrix(A: ArrayLike, B: ArrayLike, iterations: int,
+                             initial: Sequence[ArrayLike | None] | None = None) -> BimatrixRun:
     """Both players run regret matching (simultaneous updates) on the general-sum game where the
     row player receives ``A[a, b]`` and the column player ``B[a, b]``. ``initial`` is an optional
     pair of starting mixes (either may be ``None``, uniform). See :class:`BimatrixRun`."""
@@ -205,7 +213,7 @@ def regret_matching_bimatrix(A, B, iterations, initial=None) -> BimatrixRun:
     if not (np.all(np.isfinite(A)) and np.all(np.isfinite(B))):
         raise CfrlibError("regret_matching_bimatrix: payoffs must be finite")
     T = check_iterations(iterations)
-    start = [None, None] if initial is None else list(initial)
+    start: list[ArrayLike | None] = [None, None] if initial is None else list(initial)
     if len(start) != 2:
         raise CfrlibError(f"initial must be a pair of mixes (row, column), got {initial!r}")
     sigma = []
@@ -231,5 +239,6 @@ def regret_matching_bimatrix(A, B, iterations, initial=None) -> BimatrixRun:
         x, y = average[0][t - 1], average[1][t - 1]
         nash_gap[t - 1] = max((A @ y).max() - x @ A @ y, (x @ B).max() - x @ B @ y)
         sigma = [matched_strategy(R[0]), matched_strategy(R[1])]
-    return BimatrixRun(A, B, tuple(average), joint / T, cce_gap, nash_gap)
+    return BimatrixRun(A, B, (average[0], average[1]), joint / T, cce_gap, nash_gap)
+
 

@@ -18,6 +18,7 @@ is -1/18.
 from __future__ import annotations
 
 from ..game import CHANCE, TERMINAL, Game, State
+from ..strategy import Strategy
 
 CARDS = ("J", "Q", "K")
 ACTIONS = ("pass", "bet")
@@ -30,7 +31,7 @@ class KuhnState(State):
 
     __slots__ = ("cards", "betting")
 
-    def __init__(self, cards: tuple = (), betting: str = ""):
+    def __init__(self, cards: tuple[str, ...] = (), betting: str = "") -> None:
         self.cards = cards
         self.betting = betting
 
@@ -41,26 +42,26 @@ class KuhnState(State):
             return TERMINAL
         return len(self.betting) % 2
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> list[tuple[str, float]]:
         if len(self.cards) >= 2:
             return super().chance_outcomes()
         remaining = [c for c in CARDS if c not in self.cards]
         return [(c, 1.0 / len(remaining)) for c in remaining]
 
-    def legal_actions(self):
+    def legal_actions(self) -> list[str]:
         if self.is_chance():
             return [c for c, _ in self.chance_outcomes()]
         return [] if self.is_terminal() else list(ACTIONS)
 
-    def child(self, action):
+    def child(self, action: str) -> KuhnState:
         if len(self.cards) < 2:
             return KuhnState(self.cards + (action,), "")
         return KuhnState(self.cards, self.betting + _LETTER[action])
 
-    def infoset_key(self):
+    def infoset_key(self) -> str:
         return self.cards[self.current_player()] + self.betting
 
-    def returns(self):
+    def returns(self) -> tuple[float, float]:
         b = self.betting
         if b == "bp":
             u0 = 1.0
@@ -71,7 +72,7 @@ class KuhnState(State):
             u0 = stake if CARDS.index(self.cards[0]) > CARDS.index(self.cards[1]) else -stake
         return u0, -u0
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"KuhnState({''.join(self.cards)!r}, {self.betting!r})"
 
 
@@ -83,7 +84,7 @@ class Kuhn(Game):
     def initial_state(self) -> KuhnState:
         return KuhnState()
 
-    def equilibrium(self, alpha: float = 0.0):
+    def equilibrium(self, alpha: float = 0.0) -> Strategy:
         """The Nash equilibrium with parameter ``alpha`` in [0, 1/3] (Kuhn 1950).
 
         Player 0 bets a J with probability ``alpha`` and a K with ``3 alpha``, always checks a Q
@@ -91,7 +92,6 @@ class Kuhn(Game):
         with a K always bet or call; with a Q check behind and call a bet 1/3 of the time; with a
         J fold to a bet and bet after a check 1/3 of the time.
         """
-        from ..strategy import Strategy
 
         if not 0.0 <= alpha <= 1.0 / 3.0:
             raise ValueError(f"Kuhn's equilibria have alpha in [0, 1/3], got {alpha!r}")
@@ -99,8 +99,9 @@ class Kuhn(Game):
                "Jp": 1 / 3, "Qp": 0.0, "Kp": 1.0, "Jb": 0.0, "Qb": 1 / 3, "Kb": 1.0}
         return Strategy.from_dict(self, {k: {"pass": 1.0 - b, "bet": b} for k, b in bet.items()})
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "kuhn()"
+
 
 
 def kuhn() -> Kuhn:

@@ -24,6 +24,8 @@ but the tree has 288 infosets instead of 936.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..game import CHANCE, TERMINAL, Game, State
 
 RANK_NAMES = "23456789TJQKA"
@@ -35,8 +37,9 @@ _LETTER = {"fold": "f", "call": "c", "raise": "r"}
 class Leduc(Game):
     """Leduc hold'em with configurable deck, ante, raise sizes and raise caps."""
 
-    def __init__(self, ranks=3, suits=2, ante=1, raise_sizes=(2, 4), max_raises=2,
-                 suit_isomorphism=False):
+    def __init__(self, ranks: int = 3, suits: int = 2, ante: float = 1,
+                 raise_sizes: Sequence[float] = (2, 4), max_raises: int | Sequence[int] = 2,
+                 suit_isomorphism: bool = False) -> None:
         if not (isinstance(ranks, int) and 2 <= ranks <= len(RANK_NAMES)):
             raise ValueError(f"leduc: ranks must be an integer from 2 to 13, got {ranks!r}")
         if not (isinstance(suits, int) and 1 <= suits <= len(SUIT_NAMES)):
@@ -52,7 +55,8 @@ class Leduc(Game):
         if not all(isinstance(m, int) and m >= 0 for m in max_raises):
             raise ValueError(f"leduc: max_raises must be non-negative integers, got {max_raises!r}")
         self.ranks, self.suits, self.ante = ranks, suits, ante
-        self.raise_sizes, self.max_raises = tuple(raise_sizes), tuple(max_raises)
+        self.raise_sizes: tuple[float, ...] = tuple(raise_sizes)
+        self.max_raises: tuple[int, ...] = tuple(max_raises)
         self.suit_isomorphism = bool(suit_isomorphism)
         names = RANK_NAMES[len(RANK_NAMES) - 1 - ranks:-1] if ranks < len(RANK_NAMES) else RANK_NAMES
         if self.suit_isomorphism:
@@ -62,19 +66,19 @@ class Leduc(Game):
         self._rank = {c: names.index(c[0]) for c in self.cards}
         self.name = "leduc" if self._is_standard() else f"leduc{self._options()}"
 
-    def _is_standard(self):
+    def _is_standard(self) -> bool:
         return (self.ranks, self.suits, self.ante, self.raise_sizes, self.max_raises,
                 self.suit_isomorphism) == (3, 2, 1, (2, 4), (2, 2), False)
 
-    def _options(self):
+    def _options(self) -> str:
         return (f"(ranks={self.ranks}, suits={self.suits}, ante={self.ante}, "
                 f"raise_sizes={self.raise_sizes}, max_raises={self.max_raises}, "
                 f"suit_isomorphism={self.suit_isomorphism})")
 
-    def initial_state(self) -> "LeducState":
+    def initial_state(self) -> LeducState:
         return LeducState(self, (), ("",), (self.ante, self.ante))
 
-    def deal_probabilities(self, dealt) -> list[tuple[str, float]]:
+    def deal_probabilities(self, dealt: Sequence[str]) -> list[tuple[str, float]]:
         """The next card's distribution, given the cards already ``dealt``."""
         if self.suit_isomorphism:
             left = [(r, self.suits - dealt.count(r)) for r in self.cards]
@@ -84,11 +88,11 @@ class Leduc(Game):
         total = sum(n for _, n in left)
         return [(c, n / total) for c, n in left]
 
-    def strength(self, private, board) -> tuple:
+    def strength(self, private: str, board: str) -> tuple[bool, int]:
         """Showdown strength of a private card with the board: pairs first, then rank."""
         return (self._rank[private] == self._rank[board], self._rank[private])
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "leduc()" if self._is_standard() else f"leduc{self._options()}"
 
 
@@ -97,10 +101,11 @@ class LeducState(State):
 
     __slots__ = ("game", "cards", "rounds", "chips")
 
-    def __init__(self, game, cards, rounds, chips):
+    def __init__(self, game: Leduc, cards: tuple[str, ...], rounds: tuple[str, ...],
+                 chips: tuple[float, float]) -> None:
         self.game, self.cards, self.rounds, self.chips = game, cards, rounds, chips
 
-    def current_player(self):
+    def current_player(self) -> int:
         betting = self.rounds[-1]
         if betting.endswith("f"):
             return TERMINAL
@@ -111,12 +116,12 @@ class LeducState(State):
             return TERMINAL if len(self.rounds) == 2 else CHANCE
         return len(betting) % 2
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> list[tuple[str, float]]:
         if not self.is_chance():
             return super().chance_outcomes()
         return self.game.deal_probabilities(self.cards)
 
-    def legal_actions(self):
+    def legal_actions(self) -> list[str]:
         p = self.current_player()
         if p == CHANCE:
             return [c for c, _ in self.chance_outcomes()]
@@ -130,7 +135,7 @@ class LeducState(State):
             actions.append("raise")
         return actions
 
-    def child(self, action):
+    def child(self, action: str) -> LeducState:
         if self.is_chance():
             cards = self.cards + (action,)
             rounds = self.rounds if len(cards) <= 2 else self.rounds + ("",)
@@ -142,16 +147,17 @@ class LeducState(State):
         elif action == "raise":
             chips[p] = chips[1 - p] + self.game.raise_sizes[len(self.rounds) - 1]
         return LeducState(self.game, self.cards,
-                          self.rounds[:-1] + (self.rounds[-1] + _LETTER[action],), tuple(chips))
+                          self.rounds[:-1] + (self.rounds[-1] + _LETTER[action],),
+                          (chips[0], chips[1]))
 
-    def infoset_key(self):
+    def infoset_key(self) -> str:
         p = self.current_player()
         key = f"{self.cards[p]}|{self.rounds[0]}"
         if len(self.rounds) == 2:
             key += f"|{self.cards[2]}|{self.rounds[1]}"
         return key
 
-    def returns(self):
+    def returns(self) -> tuple[float, float]:
         betting = self.rounds[-1]
         if betting.endswith("f"):
             folder = (len(betting) - 1) % 2
@@ -162,12 +168,13 @@ class LeducState(State):
             u0 = self.chips[1] if s0 > s1 else -self.chips[0] if s1 > s0 else 0
         return float(u0), float(-u0)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"LeducState(cards={self.cards}, rounds={self.rounds}, chips={self.chips})"
 
 
-def leduc(ranks=3, suits=2, ante=1, raise_sizes=(2, 4), max_raises=2,
-          suit_isomorphism=False) -> Leduc:
+def leduc(ranks: int = 3, suits: int = 2, ante: float = 1, raise_sizes: Sequence[float] = (2, 4),
+          max_raises: int | Sequence[int] = 2, suit_isomorphism: bool = False) -> Leduc:
+
     """Leduc hold'em; the defaults are the standard game (936 infosets, value -0.085606).
 
     ``leduc(ranks=6)`` is the Short Deck Big Leduc deck (12 cards) and ``leduc(ranks=12,

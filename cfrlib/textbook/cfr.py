@@ -21,20 +21,21 @@ the tests check that the two agree to 1e-12.
 
 from __future__ import annotations
 
+from ..game import Game, State
 from .regret_matching import regret_matching
 
 
 class InfoSet:
     """What CFR remembers about one information set ``I``."""
 
-    def __init__(self, actions):
+    def __init__(self, actions: list[str]) -> None:
         self.actions = actions                                        # A(I)
         self.regret = {a: 0.0 for a in actions}                       # R^t(I, a)
         self.instant = {a: 0.0 for a in actions}                      # r^t(I, a), this iteration
         self.strategy = {a: 1.0 / len(actions) for a in actions}      # sigma^t(I, a), uniform at t = 1
         self.strategy_sum = {a: 0.0 for a in actions}                 # sum_t w_t pi_i(h) sigma^t(I, a)
 
-    def average(self):
+    def average(self) -> dict[str, float]:
         """``sigma-bar(I, a)``: the normalised strategy sum (uniform if ``I`` was never reached)."""
         total = sum(self.strategy_sum.values())
         if total > 0.0:
@@ -45,16 +46,17 @@ class InfoSet:
 class TextbookCFR:
     """Vanilla CFR and its variants (see the module docstring for the flags)."""
 
-    def __init__(self, game, *, plus=False, linear=False, discount=None, predictive=False,
-                 gamma=0.0, alternating=True, pruning=False):
+    def __init__(self, game: Game, *, plus: bool = False, linear: bool = False,
+                 discount: tuple[float, float] | None = None, predictive: bool = False,
+                 gamma: float = 0.0, alternating: bool = True, pruning: bool = False) -> None:
         self.game = game
         self.plus, self.linear, self.discount, self.predictive = plus, linear, discount, predictive
         self.gamma, self.alternating, self.pruning = gamma, alternating, pruning
-        self.infosets = {}                                            # (player, key) -> InfoSet
+        self.infosets: dict[tuple[int, str], InfoSet] = {}            # (player, key) -> InfoSet
         self.t = 0
         self.nodes_touched = 0
 
-    def iterate(self, iterations=1):
+    def iterate(self, iterations: int = 1) -> TextbookCFR:
         for _ in range(iterations):
             self.t += 1
             self.weight = self.t ** self.gamma                        # w_t = t^gamma
@@ -69,7 +71,8 @@ class TextbookCFR:
                 self.update(1)
         return self
 
-    def walk(self, h, reach, updating):
+    def walk(self, h: State, reach: tuple[float, ...], updating: tuple[int, ...]) -> float:
+
         """Return ``u_0(h)``, player 0's expected utility below ``h`` under ``sigma^t``; on the way
         add ``r^t(I, a)`` and the average-strategy terms of the ``updating`` players.
 
@@ -86,7 +89,7 @@ class TextbookCFR:
         if info is None:
             info = self.infosets[(i, h.infoset_key())] = InfoSet(h.legal_actions())
 
-        def others(p):                                                # pi_{-p}(h): chance and opponent
+        def others(p: int) -> float:                                  # pi_{-p}(h): chance and opponent
             return reach[1 - p] * reach[2]
 
         # Pruning: below here every regret term has weight pi_{-p}(h) = 0 and every average
@@ -94,7 +97,7 @@ class TextbookCFR:
         if self.pruning and i in updating and all(reach[p] == 0.0 and others(p) == 0.0 for p in updating):
             return 0.0
 
-        value = {}                                                    # u_0(ha)
+        value: dict[str, float] = {}                                  # u_0(ha)
         for a in info.actions:
             child = list(reach)
             child[i] *= info.strategy[a]                              # pi_i(ha) = pi_i(h) sigma(I, a)
@@ -108,7 +111,7 @@ class TextbookCFR:
                 info.strategy_sum[a] += self.weight * reach[i] * info.strategy[a]
         return v
 
-    def update(self, player):
+    def update(self, player: int) -> None:
         """Turn this iteration's ``r^t`` into ``R^t`` and the next strategy ``sigma^{t+1}``."""
         t = self.t
         for (p, _), info in self.infosets.items():
@@ -130,9 +133,10 @@ class TextbookCFR:
                 info.strategy = regret_matching(info.regret)
             info.instant = {a: 0.0 for a in info.actions}
 
-    def average_strategy(self):
+    def average_strategy(self) -> dict[tuple[int, str], dict[str, float]]:
         """``{(player, key): {action: probability}}`` for every infoset met so far."""
         return {key: info.average() for key, info in self.infosets.items()}
 
-    def current_strategy(self):
+    def current_strategy(self) -> dict[tuple[int, str], dict[str, float]]:
+
         return {key: dict(info.strategy) for key, info in self.infosets.items()}

@@ -8,12 +8,25 @@ This is the evaluation of chapter 3 written the way the math reads. It walks the
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
+from typing import Protocol
+
+from ..game import Game, State
 
 
-def expected_value(game, strategy) -> float:
+class StrategyTable(Protocol):
+    """What these functions need of a strategy: ``strategy[(player, key)]`` is ``sigma(I, .)``
+    as ``{action: probability}``. A :class:`~cfrlib.strategy.Strategy` is one, and so is the
+    dictionary that :meth:`TextbookCFR.average_strategy <cfrlib.textbook.cfr.TextbookCFR.average_strategy>`
+    returns."""
+
+    def __getitem__(self, key: tuple[int, str], /) -> Mapping[str, float]: ...
+
+
+def expected_value(game: Game, strategy: StrategyTable) -> float:
     """``u_0(sigma) = sum_{z in Z} pi^sigma(z) u_0(z)``, computed as a recursive expectation."""
 
-    def value(h):
+    def value(h: State) -> float:
         if h.is_terminal():
             return h.returns()[0]                                  # u_0(z)
         if h.is_chance():
@@ -24,7 +37,7 @@ def expected_value(game, strategy) -> float:
     return value(game.initial_state())
 
 
-def best_response_value(game, strategy, player) -> float:
+def best_response_value(game: Game, strategy: StrategyTable, player: int) -> float:
     """``max_{sigma'_i} u_i(sigma'_i, sigma_{-i})`` by backward induction over ``i``'s infosets.
 
     Step 1 lists, for each infoset ``I`` of player ``i``, its histories ``h`` with their
@@ -33,9 +46,10 @@ def best_response_value(game, strategy, player) -> float:
     ``sum_{h in I} pi_{-i}(h) v_i(ha)``. Perfect recall makes the recursion well founded: the
     values below ``I`` only depend on choices at deeper infosets.
     """
-    members = defaultdict(list)                                     # I -> [(h, pi_{-i}(h))]
+    members: defaultdict[tuple[int, str], list[tuple[State, float]]] = defaultdict(list)
+    # I -> [(h, pi_{-i}(h))]
 
-    def collect(h, reach_others):
+    def collect(h: State, reach_others: float) -> None:
         if h.is_terminal():
             return
         if h.is_chance():
@@ -52,16 +66,16 @@ def best_response_value(game, strategy, player) -> float:
             for a in h.legal_actions():
                 collect(h.child(a), reach_others * sigma[a])
 
-    best_action = {}                                                # I -> argmax_a
+    best_action: dict[tuple[int, str], str] = {}                    # I -> argmax_a
 
-    def choose(key):
+    def choose(key: tuple[int, str]) -> str:
         if key not in best_action:
             cf_value = {a: sum(r * value(h.child(a)) for h, r in members[key])
                         for a in members[key][0][0].legal_actions()}
-            best_action[key] = max(cf_value, key=cf_value.get)      # first maximiser wins ties
+            best_action[key] = max(cf_value, key=cf_value.__getitem__)  # first maximiser wins ties
         return best_action[key]
 
-    def value(h):                                                   # v_i(h) with i best responding
+    def value(h: State) -> float:                                   # v_i(h) with i best responding
         if h.is_terminal():
             u0 = h.returns()[0]
             return u0 if player == 0 else game.constant_sum - u0
@@ -78,7 +92,8 @@ def best_response_value(game, strategy, player) -> float:
     return value(root)
 
 
-def nash_conv(game, strategy) -> float:
+def nash_conv(game: Game, strategy: StrategyTable) -> float:
+
     """``sum_i max_{sigma'_i} u_i(sigma'_i, sigma_{-i}) - u_i(sigma)``."""
     u0 = expected_value(game, strategy)
     gain0 = best_response_value(game, strategy, 0) - u0

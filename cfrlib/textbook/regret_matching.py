@@ -10,8 +10,12 @@ every iteration for plotting.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 
-def regret_matching(regret):
+from ..games.matrix import MatrixGame
+
+
+def regret_matching(regret: Mapping[str, float]) -> dict[str, float]:
     """``sigma(a) = R+(a) / sum_b R+(b)``, or uniform when no regret is positive."""
     positive = {a: max(r, 0.0) for a, r in regret.items()}           # R+ = max(R, 0)
     total = sum(positive.values())
@@ -20,7 +24,9 @@ def regret_matching(regret):
     return {a: 1.0 / len(regret) for a in regret}
 
 
-def self_play(game, iterations, plus=False, initial=None):
+def self_play(game: MatrixGame, iterations: int, plus: bool = False,
+              initial: Sequence[Mapping[str, float] | None] | None = None) -> list[dict[str, float]]:
+
     """Both players of the matrix ``game`` run regret matching (RM+ with ``plus``) against each
     other, updating simultaneously; returns their average strategies ``sigma-bar^T``.
 

@@ -15,8 +15,14 @@ engine on games too large to compile (``backend="states"``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 
-def regret_matching(regret):
+import numpy as np
+
+from ..game import State
+
+
+def regret_matching(regret: Sequence[float]) -> list[float]:
     """``sigma(I, a) = R+(I, a) / sum_b R+(I, b)``, or uniform when no regret is positive."""
     positive = [r if r > 0.0 else 0.0 for r in regret]            # R+ = max(R, 0)
     total = sum(positive)
@@ -25,7 +31,7 @@ def regret_matching(regret):
     return [1.0 / len(regret)] * len(regret)
 
 
-def sample(probs, u):
+def sample(probs: Sequence[float], u: float) -> int:
     """The index ``a`` with ``sum_{b<a} p_b <= u < sum_{b<=a} p_b`` (inverse CDF of a uniform ``u``)."""
     cumulative = 0.0
     for a, p in enumerate(probs):
@@ -40,21 +46,21 @@ class InfosetNode:
 
     __slots__ = ("actions", "regret", "strategy_sum")
 
-    def __init__(self, actions):
+    def __init__(self, actions: Iterable[str]) -> None:
         self.actions = list(actions)                                # A(I), in the game's order
         self.regret = [0.0] * len(self.actions)                     # R^T(I, a)
         self.strategy_sum = [0.0] * len(self.actions)              # unnormalised sigma-bar(I, a)
 
 
-class InfosetTable(dict):
+class InfosetTable(dict[tuple[int, str], InfosetNode]):
     """``(player, infoset key) -> InfosetNode`` for the infosets met so far; counts the histories
     visited in ``nodes_touched``."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.nodes_touched = 0
 
-    def node(self, state) -> InfosetNode:
+    def node(self, state: State) -> InfosetNode:
         """The node of the infoset containing ``state``, created (all zeros) on first meeting."""
         key = (state.current_player(), state.infoset_key())
         if key not in self:
@@ -62,7 +68,7 @@ class InfosetTable(dict):
         return self[key]
 
 
-def sample_chance(state, rng):
+def sample_chance(state: State, rng: np.random.Generator) -> tuple[State, float]:
     """Draw ``a ~ sigma_c(h, .)`` at a chance node; returns ``(child, probability of a)``."""
     outcomes = state.chance_outcomes()
     a = sample([p for _, p in outcomes], rng.random())
@@ -70,7 +76,8 @@ def sample_chance(state, rng):
     return state.child(name), p
 
 
-def chance_sampling_cfr(state, players, reach, table, rng):
+def chance_sampling_cfr(state: State, players: tuple[int, ...], reach: tuple[float, float],
+                        table: InfosetTable, rng: np.random.Generator) -> float:
     """One traversal of chance-sampled CFR; returns player 0's value of ``state``.
 
     Chance is sampled (one outcome per chance node), both players' actions are explored in
@@ -106,7 +113,8 @@ def chance_sampling_cfr(state, players, reach, table, rng):
     return v
 
 
-def external_sampling(state, i, table, rng):
+def external_sampling(state: State, i: int, table: InfosetTable,
+                      rng: np.random.Generator) -> float:
     """One traversal of external-sampling MCCFR for player ``i``; returns ``i``'s sampled value.
 
     Chance and the opponent are sampled (one action each time they act), player ``i``'s actions
@@ -138,7 +146,9 @@ def external_sampling(state, i, table, rng):
     return external_sampling(state.child(node.actions[a]), i, table, rng)
 
 
-def outcome_sampling(state, i, pi_o, q, table, rng, epsilon):
+def outcome_sampling(state: State, i: int, pi_o: float, q: float, table: InfosetTable,
+                     rng: np.random.Generator, epsilon: float) -> float:
+
     """One sampled trajectory of outcome-sampling MCCFR for player ``i``.
 
     ``pi_o`` is ``pi_{-i}(h)`` (chance times the opponent) and ``q`` the probability that the
