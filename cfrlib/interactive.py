@@ -67,12 +67,12 @@ class Axis:
     name: str
     description: str
     kind: str
-    values: tuple
+    values: tuple[Any, ...]
     labels: tuple[str, ...]
     default: int
 
 
-def _options(widget) -> list[tuple[str, Any]]:
+def _options(widget: Any) -> list[tuple[str, Any]]:
     """``(label, value)`` pairs of a selection widget, as ipywidgets reads its ``options``."""
     options = widget.options
     if isinstance(options, Mapping):
@@ -81,7 +81,7 @@ def _options(widget) -> list[tuple[str, Any]]:
             for o in options]
 
 
-def _slider_values(widget) -> list:
+def _slider_values(widget: Any) -> list[Any]:
     """Every value an int or float slider can take: ``min + k step`` up to ``max``."""
     count = int(math.floor((widget.max - widget.min) / widget.step + 1e-9)) + 1
     if isinstance(widget.value, int) and not isinstance(widget.value, bool):
@@ -89,7 +89,7 @@ def _slider_values(widget) -> list:
     return [round(widget.min + k * widget.step, 12) for k in range(count)]
 
 
-def _index(values: Sequence, value, where: str) -> int:
+def _index(values: Sequence[Any], value: Any, where: str) -> int:
     """Position of ``value`` in ``values`` (floats compared to 1e-9)."""
     for k, v in enumerate(values):
         if v == value or (isinstance(v, float) and isinstance(value, (int, float))
@@ -100,7 +100,7 @@ def _index(values: Sequence, value, where: str) -> int:
                       "figure a kernel shows first")
 
 
-def describe_control(name: str, widget, static: Sequence | None = None) -> Axis:
+def describe_control(name: str, widget: Any, static: Sequence[Any] | None = None) -> Axis:
     """The :class:`Axis` of control ``name``: the values ``widget`` can take (all of a slider's
     steps, all options of a selection), or the subset ``static`` of them."""
     import ipywidgets as widgets
@@ -181,8 +181,8 @@ class Explorer:
     """
 
     def __init__(self, draw: Callable[..., Any], controls: Mapping[str, Any], *,
-                 static: Mapping[str, Sequence] | None = None,
-                 layout: Callable[[dict, Any], Any] | None = None,
+                 static: Mapping[str, Sequence[Any]] | None = None,
+                 layout: Callable[[dict[str, Any], Any], Any] | None = None,
                  play: str | None = None, interval: int = 1000, note: str = "", alt: str = ""):
         static = dict(static or {})
         unknown = set(static) - set(controls)
@@ -202,8 +202,8 @@ class Explorer:
             raise CfrlibError(f"{math.prod(self.shape)} frames ({' x '.join(map(str, self.shape))}"
                               f" values of {[a.name for a in self.axes]}) is more than "
                               f"{MAX_FRAMES}: thin the grid with static={{name: values}}")
-        self._frames: dict[tuple, Frame] = {}
-        self._widget = None
+        self._frames: dict[tuple[str, ...], Frame] = {}
+        self._widget: Any = None
 
     # ------------------------------------------------------------------ rendering
     def render(self, values: Mapping[str, Any]) -> Frame:
@@ -211,6 +211,7 @@ class Explorer:
         (at most ``COLUMN_WIDTH * DPI`` pixels wide, a palette of ``COLORS`` colours, no
         timestamp or software tag: the same values give the same bytes)."""
         import matplotlib.pyplot as plt
+        from matplotlib.figure import Figure
 
         before = set(plt.get_fignums())
         printed = io.StringIO()
@@ -218,7 +219,7 @@ class Explorer:
             returned = self.draw(**values)
         opened = [plt.figure(n) for n in plt.get_fignums() if n not in before]
         try:
-            if isinstance(returned, plt.Figure):
+            if isinstance(returned, Figure):
                 figure = returned
             elif len(opened) == 1:
                 figure = opened[0]
@@ -233,7 +234,7 @@ class Explorer:
         finally:
             for fig in opened:
                 plt.close(fig)
-            if isinstance(returned, plt.Figure):
+            if isinstance(returned, Figure):
                 plt.close(returned)
         return Frame(printed.getvalue(), _compress(buffer.getvalue()))
 
@@ -244,7 +245,7 @@ class Explorer:
             self._frames[key] = self.render(values)
         return self._frames[key]
 
-    def grid(self) -> list[dict]:
+    def grid(self) -> list[dict[str, Any]]:
         """Every setting of the static page, in row-major order of the axes (the last axis
         varies fastest): the frame of grid point ``k`` is ``frames()[k]``."""
         names = [a.name for a in self.axes]
@@ -255,24 +256,24 @@ class Explorer:
         return [self.frame(values) for values in self.grid()]
 
     # ------------------------------------------------------------------ live widget
-    def values(self) -> dict:
+    def values(self) -> dict[str, Any]:
         """The controls' current values."""
         return {name: widget.value for name, widget in self.controls.items()}
 
     @property
-    def widget(self):
+    def widget(self) -> Any:
         """The live ipywidget: the controls and an output that shows the current frame."""
         if self._widget is None:
             self._widget = self._build_widget()
         return self._widget
 
-    def _build_widget(self):
+    def _build_widget(self) -> Any:
         import ipywidgets as widgets
         from IPython.display import Image, display
 
         output = widgets.Output()
 
-        def update(change=None):
+        def update(change: object = None) -> None:
             shown = self.frame(self.values())
             with output:
                 output.clear_output(wait=True)
@@ -362,7 +363,7 @@ class Explorer:
         return (f'<span class="cfrlib-control cfrlib-control-fixed" '
                 f'title="changes in a running notebook">{label}: {shown}</span>')
 
-    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+    def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, Any]:
         bundle = dict(self.widget._repr_mimebundle_())
         bundle["text/plain"] = (f"Explorer of {', '.join(a.name for a in self.axes)} "
                                 f"({math.prod(self.shape)} settings)")
