@@ -1,0 +1,66 @@
+"""Checks of the arguments users pass to cfrlib: counts, seeds, epsilons, tolerances and
+probability distributions, each refused with a message that names the argument.
+
+This module sits just above :mod:`cfrlib.errors`, below the games, the compiled tree and the
+solvers, so that every layer can use it (the solvers' module :mod:`cfrlib.solvers.base`
+re-exports the old names). It also holds the one probability tolerance of the library.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+
+import numpy as np
+
+from .errors import SolverError
+
+PROBABILITY_TOLERANCE = 1e-6
+"""How far probabilities may miss summing to 1, per outcome: a distribution over ``n``
+outcomes is accepted when ``|sum - 1| <= n * PROBABILITY_TOLERANCE`` (files and hand-written
+strategies round 1/3 to 0.333333). The one tolerance of chance nodes, strategies and mixes."""
+
+
+def check_iterations(n, name="iterations") -> int:
+    """``n`` as an int, or a :class:`SolverError` if it is not a non-negative integer."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise SolverError(f"{name} must be a non-negative integer, got {n!r}")
+    return int(n)
+
+
+def check_seed(seed) -> int:
+    """``seed`` as an int, or a :class:`SolverError` if it is not an integer."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise SolverError(f"seed must be an integer, got {seed!r}")
+    return int(seed)
+
+
+def check_probability(p, name, *, positive=False) -> float:
+    """``p`` as a float in ``[0, 1]`` (``(0, 1]`` with ``positive``), else a :class:`SolverError`;
+    for example an exploration ``epsilon``."""
+    interval = "(0, 1]" if positive else "[0, 1]"
+    if isinstance(p, bool) or not isinstance(p, Real) or not (0.0 < p if positive else 0.0 <= p) \
+            or not p <= 1.0:
+        raise SolverError(f"{name} must be a number in {interval}, got {p!r}")
+    return float(p)
+
+
+def check_tolerance(x, name) -> float:
+    """``x`` as a positive finite float, else a :class:`SolverError` (a target, a tolerance)."""
+    if isinstance(x, bool) or not isinstance(x, Real) or not (0.0 < x < math.inf):
+        raise SolverError(f"{name} must be a positive number, got {x!r}")
+    return float(x)
+
+
+def is_distribution(probs) -> bool:
+    """Whether ``probs`` are finite, non-negative and sum to 1 within the
+    :data:`PROBABILITY_TOLERANCE` rule."""
+    p = np.asarray(probs, dtype=float)
+    return bool(p.size and np.all(np.isfinite(p)) and np.all(p >= 0.0)
+                and sums_to_one(math.fsum(p), p.size))
+
+
+def sums_to_one(total, n):
+    """Whether a sum of ``n`` probabilities is 1 by the :data:`PROBABILITY_TOLERANCE` rule
+    (works elementwise on arrays)."""
+    return np.abs(np.asarray(total) - 1.0) <= PROBABILITY_TOLERANCE * np.asarray(n)
