@@ -194,46 +194,44 @@ def _resolved(ids, values) -> list:
 
 def walk_states(game) -> NodeTable:
     """Ask ``game``'s state API about every history, breadth first, into a :class:`NodeTable`."""
-    states = [game.initial_state()]
+    level = [game.initial_state()]
     player, labels, keys_of, probs, payoffs = [], [], [], [], []
     label_ids, key_ids = {}, {}  # each distinct action list and infoset key, numbered
-    i = 0
-    while i < len(states):
-        state = states[i]
-        states[i] = None  # the walk keeps only the frontier alive
-        p = state.current_player()
-        player.append(p)
-        if p == TERMINAL:
-            payoffs.append(state.returns())
-            labels.append(-1)
-            i += 1
-            continue
-        if p == 0 or p == 1:
-            key = state.infoset_key()
+    while level:  # one depth at a time: the walk keeps two levels of states alive
+        below = []
+        for state in level:
+            p = state.current_player()
+            player.append(p)
+            if p == TERMINAL:
+                payoffs.append(state.returns())
+                labels.append(-1)
+                continue
+            if p == 0 or p == 1:
+                key = state.infoset_key()
+                try:
+                    k = key_ids.get(key)
+                except TypeError:
+                    k = _unhashable(game, player, labels, label_ids, "infoset key", key)
+                if k is None:
+                    k = key_ids[key] = len(key_ids)
+                keys_of.append(k)
+                names = tuple(state.legal_actions())
+            elif p == CHANCE:
+                outcomes = state.chance_outcomes()
+                names = tuple(name for name, _ in outcomes)
+                probs.append([q for _, q in outcomes])
+            else:
+                raise GameError(f"{_describe(game, _partial(player, labels, label_ids), len(labels))}: "
+                                f"current_player() returned {p!r}, expected 0, 1, CHANCE or TERMINAL")
             try:
-                k = key_ids.get(key)
+                n = label_ids.get(names)
             except TypeError:
-                k = _unhashable(game, player, labels, label_ids, "infoset key", key)
-            if k is None:
-                k = key_ids[key] = len(key_ids)
-            keys_of.append(k)
-            names = tuple(state.legal_actions())
-        elif p == CHANCE:
-            outcomes = state.chance_outcomes()
-            names = tuple(name for name, _ in outcomes)
-            probs.append([q for _, q in outcomes])
-        else:
-            raise GameError(f"{_describe(game, _partial(player, labels, label_ids), i)}: "
-                            f"current_player() returned {p!r}, expected 0, 1, CHANCE or TERMINAL")
-        try:
-            n = label_ids.get(names)
-        except TypeError:
-            n = _unhashable(game, player, labels, label_ids, "action names", names)
-        if n is None:
-            n = label_ids[names] = len(label_ids)
-        labels.append(n)
-        states.extend(map(state.child, names))
-        i += 1
+                n = _unhashable(game, player, labels, label_ids, "action names", names)
+            if n is None:
+                n = label_ids[names] = len(label_ids)
+            labels.append(n)
+            below.extend(map(state.child, names))
+        level = below
     player = np.array(player, dtype=np.int8)
     key = np.full(len(player), -1, dtype=np.int64)
     key[player >= 0] = keys_of

@@ -46,3 +46,24 @@ def same_arrays(new, old):
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
 def test_the_compiled_arrays_are_those_of_the_reference_compiler(game):
     same_arrays(compile_game(game), reference_compile(game))
+
+
+@pytest.mark.parametrize("game", [games.bluff(sides=4), games.bluff(sides=6), games.bluff(dice=(1, 2), sides=3),
+                                  games.bluff(dice=(2, 1), sides=3), games.bluff(dice=(2, 2), sides=2)],
+                         ids=lambda g: g.name)
+def test_bluffs_vectorized_table_is_the_walk_of_its_states(game):
+    fast = game.node_table()
+    assert fast is not None and fast.equals(walk_states(game))
+    assert len(fast.player) == {"bluff11_4sides": 8_181, "bluff11": 294_883}.get(game.name, len(fast.player))
+
+
+def test_tables_that_differ_are_told_apart():
+    table = games.bluff(sides=3).node_table()
+    assert table.equals(walk_states(games.bluff(sides=3)))
+    table.returns[-1, 0] += 1
+    assert not table.equals(walk_states(games.bluff(sides=3)))
+    assert not games.bluff(sides=3).node_table().equals(games.bluff(sides=4).node_table())
+
+
+def test_games_without_a_fast_path_are_walked():
+    assert games.kuhn().node_table() is None and games.leduc().node_table() is None

@@ -95,12 +95,16 @@ class Leduc(Game):
 class LeducState(State):
     """A Leduc history: cards dealt (two private, then the board), betting per round, chips in."""
 
-    __slots__ = ("game", "cards", "rounds", "chips")
+    __slots__ = ("game", "cards", "rounds", "chips", "player")
 
     def __init__(self, game, cards, rounds, chips):
         self.game, self.cards, self.rounds, self.chips = game, cards, rounds, chips
+        self.player = self._to_act()  # asked several times per history: worked out once
 
     def current_player(self):
+        return self.player
+
+    def _to_act(self):
         betting = self.rounds[-1]
         if betting.endswith("f"):
             return TERMINAL
@@ -112,12 +116,12 @@ class LeducState(State):
         return len(betting) % 2
 
     def chance_outcomes(self):
-        if not self.is_chance():
+        if self.player != CHANCE:
             return super().chance_outcomes()
         return self.game.deal_probabilities(self.cards)
 
     def legal_actions(self):
-        p = self.current_player()
+        p = self.player
         if p == CHANCE:
             return [c for c, _ in self.chance_outcomes()]
         if p == TERMINAL:
@@ -131,7 +135,7 @@ class LeducState(State):
         return actions
 
     def child(self, action):
-        if self.is_chance():
+        if self.player == CHANCE:
             cards = self.cards + (action,)
             rounds = self.rounds if len(cards) <= 2 else self.rounds + ("",)
             return LeducState(self.game, cards, rounds, self.chips)
@@ -145,8 +149,7 @@ class LeducState(State):
                           self.rounds[:-1] + (self.rounds[-1] + _LETTER[action],), tuple(chips))
 
     def infoset_key(self):
-        p = self.current_player()
-        key = f"{self.cards[p]}|{self.rounds[0]}"
+        key = f"{self.cards[self.player]}|{self.rounds[0]}"
         if len(self.rounds) == 2:
             key += f"|{self.cards[2]}|{self.rounds[1]}"
         return key
