@@ -48,16 +48,8 @@ def check_probability(p, name, *, positive=False) -> float:
 def check_tolerance(x, name) -> float:
     """``x`` as a positive finite float, else a :class:`SolverError` (a target, a tolerance)."""
     if isinstance(x, bool) or not isinstance(x, Real) or not (0.0 < x < math.inf):
-        raise SolverError(f"{name} must be a positive number, got {x!r}")
+        raise SolverError(f"{name} must be positive and finite, got {x!r}")
     return float(x)
-
-
-def is_distribution(probs) -> bool:
-    """Whether ``probs`` are finite, non-negative and sum to 1 within the
-    :data:`PROBABILITY_TOLERANCE` rule."""
-    p = np.asarray(probs, dtype=float)
-    return bool(p.size and np.all(np.isfinite(p)) and np.all(p >= 0.0)
-                and sums_to_one(math.fsum(p), p.size))
 
 
 def sums_to_one(total, n):

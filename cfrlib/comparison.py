@@ -23,7 +23,8 @@ import math
 from . import games
 from .errors import GameError, SolverError
 from .plotting import variant_style
-from .solvers.base import ConvergenceLog, check_iterations
+from .checks import check_iterations
+from .solvers.base import ConvergenceLog
 from .solvers.fullwidth import CFR, DCFR, CFRPlus, LinearCFR, PredictiveCFRPlus
 from .solvers.sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
 from .solvers.sampling.common import SamplingSolver

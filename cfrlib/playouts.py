@@ -21,11 +21,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .checks import check_iterations, check_seed, sums_to_one
 from .errors import CfrlibError, StrategyError
-from .solvers.base import check_iterations, check_seed
 from .strategy import Strategy
 
-_SUM_TOLERANCE = 1e-6
 
 
 class PlayoutResult(NamedTuple):
@@ -152,6 +151,6 @@ def _checked(dist, actions, key, player) -> list:
         probs = [float(dist.get(a, 0.0)) for a in actions]
     except (TypeError, ValueError):
         raise StrategyError(f"{where}: {dict(dist)!r} holds a value that is not a probability") from None
-    if not all(isfinite(p) and p >= 0.0 for p in probs) or abs(sum(probs) - 1.0) > _SUM_TOLERANCE:
+    if not all(isfinite(p) and p >= 0.0 for p in probs) or not sums_to_one(sum(probs), len(probs)):
         raise StrategyError(f"{where}: probabilities {probs} must be non-negative and sum to 1")
     return probs

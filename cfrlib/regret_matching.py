@@ -22,11 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .checks import check_iterations, sums_to_one
 from .errors import StrategyError
 from .games.matrix import MatrixGame, matrix_game
-from .solvers.base import check_iterations
-
-_SUM_TOLERANCE = 1e-9
 
 
 @dataclass(frozen=True)
@@ -140,6 +138,6 @@ def _check_mix(mix, actions, name):
                             f"{list(actions)}), got {p.size if p.ndim == 1 else p.shape}")
     if not np.all(np.isfinite(p)) or np.any(p < 0):
         raise StrategyError(f"{name}: probabilities {p.tolist()} must be finite and non-negative")
-    if abs(p.sum() - 1.0) > _SUM_TOLERANCE:
+    if not sums_to_one(p.sum(), len(p)):
         raise StrategyError(f"{name}: probabilities {p.tolist()} sum to {p.sum():.6g}, not 1")
     return p

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
+from .checks import sums_to_one
 from .errors import StrategyError
 
-_SUM_TOLERANCE = 1e-6
 
 
 class Strategy(Mapping):
@@ -69,7 +69,7 @@ class Strategy(Mapping):
             if not np.all(np.isfinite(row)) or np.any(row < 0):
                 raise StrategyError(f"infoset {key!r}: probabilities {row[:n].tolist()} must be "
                                     "finite and non-negative")
-            if abs(row.sum() - 1.0) > _SUM_TOLERANCE:
+            if not sums_to_one(row.sum(), n):
                 raise StrategyError(f"infoset {key!r}: probabilities {row[:n].tolist()} sum to "
                                     f"{row.sum():.6g}, not 1")
             probs[I] = row if abs(row.sum() - 1.0) <= 1e-12 else row / row.sum()
