@@ -65,5 +65,14 @@ def test_tables_that_differ_are_told_apart():
     assert not games.bluff(sides=3).node_table().equals(games.bluff(sides=4).node_table())
 
 
+@pytest.mark.parametrize("game", [games.leduc(), games.leduc(suit_isomorphism=True), games.leduc(ranks=4, suits=3),
+                                  games.leduc(ranks=4, suits=3, suit_isomorphism=True, ante=2,
+                                              raise_sizes=(1, 5), max_raises=(1, 3)),
+                                  games.leduc(ranks=2, suits=2, max_raises=0)], ids=lambda g: repr(g)[:40])
+def test_leducs_vectorized_table_is_the_walk_of_its_states(game):
+    fast = game.node_table()
+    assert fast is not None and fast.equals(walk_states(game))
+
+
 def test_games_without_a_fast_path_are_walked():
-    assert games.kuhn().node_table() is None and games.leduc().node_table() is None
+    assert games.kuhn().node_table() is None and games.rps().node_table() is None

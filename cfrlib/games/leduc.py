@@ -24,7 +24,10 @@ but the tree has 288 infosets instead of 936.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..game import CHANCE, TERMINAL, Game, State
+from ..tree import NodeTable
 
 RANK_NAMES = "23456789TJQKA"
 SUIT_NAMES = "shdc"
@@ -87,6 +90,95 @@ class Leduc(Game):
     def strength(self, private, board) -> tuple:
         """Showdown strength of a private card with the board: pairs first, then rank."""
         return (self._rank[private] == self._rank[board], self._rank[private])
+
+    def node_table(self) -> NodeTable:
+        """The compiler's table of every history, built with numpy (the same as the walk of the
+        states; tested). The betting does not depend on the cards, so it is walked once, on one
+        deal, as the *public tree*; a history is then a public node and the cards dealt."""
+        C = len(self.cards)
+        card = {c: i for i, c in enumerate(self.cards)}
+        label_ids = {}  # action lists and chance outcome lists, numbered
+
+        def label(names):
+            return label_ids.setdefault(tuple(names), len(label_ids))
+
+        # The public tree, breadth first, on a stand-in deal (the board leads to one node).
+        first = self.deal_probabilities(())[0][0]
+        second = self.deal_probabilities((first,))[0][0]
+        public = [LeducState(self, (first, second), ("",), (self.ante, self.ante))]
+        kind, moves, children, fold_u0 = [], [], [], []
+        for state in public:
+            kind.append(state.player)
+            names = state.legal_actions()[:1] if state.player == CHANCE else state.legal_actions()
+            moves.append(label(names) if state.player >= 0 else -1)
+            children.append(range(len(public), len(public) + len(names)))
+            public.extend(state.child(a) for a in names)
+            folded = state.player == TERMINAL and state.rounds[-1].endswith("f")
+            fold_u0.append(state.returns()[0] if folded else np.nan)
+        kind = np.array(kind, dtype=np.int8)
+        moves, fold_u0 = np.array(moves), np.array(fold_u0)
+        chips = np.array([s.chips for s in public], dtype=float)
+        num_moves = np.array([len(c) for c in children])
+        child = np.zeros((len(public), num_moves.max()), dtype=np.int64)
+        for n, kids in enumerate(children):
+            child[n, :len(kids)] = kids
+
+        # Per pair of private cards: the board's outcomes; per deal of three: who wins.
+        board_card = np.zeros((C, C, C), dtype=np.int64)
+        board_prob = np.zeros((C, C, C))
+        board_count = np.zeros((C, C), dtype=np.int64)
+        board_label = np.full((C, C), -1)
+        deal0 = self.deal_probabilities(())
+        deal1 = [self.deal_probabilities((c,)) for c, _ in deal0]
+        for c, after in zip(deal0, deal1):
+            for d, _ in after:
+                outcomes = self.deal_probabilities((c[0], d))
+                a, b = card[c[0]], card[d]
+                board_count[a, b] = len(outcomes)
+                board_card[a, b, :len(outcomes)] = [card[z] for z, _ in outcomes]
+                board_prob[a, b, :len(outcomes)] = [q for _, q in outcomes]
+                board_label[a, b] = label(z for z, _ in outcomes)
+        strength = [[self.strength(a, z) for z in self.cards] for a in self.cards]
+        winner = np.array([[[(strength[a][z] > strength[b][z]) - (strength[b][z] > strength[a][z])
+                             for z in range(C)] for b in range(C)] for a in range(C)])
+
+        levels = [(np.array([CHANCE]), np.array([label(c for c, _ in deal0)]), np.array([-1]),
+                   np.array([1.0]), np.zeros(1)),
+                  (np.full(len(deal0), CHANCE), np.array([label(d for d, _ in after) for after in deal1]),
+                   np.full(len(deal0), -1), np.array([q for _, q in deal0]), np.zeros(len(deal0)))]
+        c0 = np.array([card[c] for (c, _), after in zip(deal0, deal1) for _ in after])
+        c1 = np.array([card[d] for after in deal1 for d, _ in after])
+        prob = np.array([q for after in deal1 for _, q in after])
+        pub, board = np.zeros(len(c0), dtype=np.int64), np.full(len(c0), -1)
+        while len(pub):
+            k = kind[pub]
+            dealing = k == CHANCE
+            win = winner[c0, c1, board]  # (board -1 only where it is not used)
+            showdown = np.where(win > 0, chips[pub, 1], np.where(win < 0, -chips[pub, 0], 0.0))
+            levels.append((k, np.where(dealing, board_label[c0, c1], moves[pub]),
+                           np.where(k >= 0, (pub * C + np.where(k == 0, c0, c1)) * (C + 1) + board + 1, -1),
+                           prob, np.where(k == TERMINAL, np.where(np.isnan(fold_u0[pub]), showdown, fold_u0[pub]), 0.0)))
+            count = np.where(dealing, board_count[c0, c1], num_moves[pub])
+            up = np.repeat(np.arange(len(pub)), count)
+            a = np.arange(len(up)) - np.repeat(np.cumsum(count) - count, count)
+            dealt = dealing[up]
+            c0, c1 = c0[up], c1[up]
+            board = np.where(dealt, board_card[c0, c1, a], board[up])
+            prob = np.where(dealt, board_prob[c0, c1, a], 1.0)
+            pub = child[pub[up], np.where(dealt, 0, a)]
+
+        player, labels, code, prob, u0 = (np.concatenate(column) for column in zip(*levels))
+        codes, key = np.unique(code[code >= 0], return_inverse=True)
+        keys = []
+        for c in codes.tolist():
+            rest, b = divmod(c, C + 1)
+            n, own = divmod(rest, C)
+            dealt = [self.cards[own]] * 2 + ([self.cards[b - 1]] if b else [])
+            keys.append(LeducState(self, tuple(dealt), public[n].rounds, public[n].chips).infoset_key())
+        node_key = np.full(len(player), -1, dtype=np.int64)
+        node_key[code >= 0] = key.ravel()
+        return NodeTable(player.astype(np.int8), labels.astype(np.int64), node_key, prob.astype(float),
+                         np.stack([u0, -u0], axis=1), list(label_ids), keys)
 
     def __repr__(self):
         return "leduc()" if self._is_standard() else f"leduc{self._options()}"
