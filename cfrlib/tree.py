@@ -379,7 +379,7 @@ def build_tree(game, table: NodeTable) -> Tree:
     finite = np.isfinite(u).all(axis=1)
     if not finite.all():
         n = terminal[np.argmin(finite)]
-        raise GameError(f"{where(n)}: a terminal needs two finite payoffs, got {tuple(table.returns[n])}")
+        raise GameError(f"{where(n)}: a terminal needs two finite payoffs, got {tuple(table.returns[n].tolist())}")
     off = np.abs(u.sum(axis=1) - constant) > float(game.sum_tolerance) * np.maximum(1.0, np.abs(u).sum(axis=1))
     if off.any():
         k = int(np.argmax(off))
