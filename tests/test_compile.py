@@ -2,10 +2,14 @@
 the original, node-by-node compiler (kept readable in ``tree_reference.py``), and a game's
 vectorized node table (``Game.node_table``) equals the walk of its state API."""
 
+import re
+
 import numpy as np
 import pytest
 
 from cfrlib import games
+from cfrlib.errors import ImperfectRecallError
+from cfrlib.games.leduc import Leduc, LeducState
 from cfrlib.games.formats import dumps
 from cfrlib.tree import compile_game, walk_states
 from toy_games import RandomGame
@@ -76,3 +80,26 @@ def test_leducs_vectorized_table_is_the_walk_of_its_states(game):
 
 def test_games_without_a_fast_path_are_walked():
     assert games.kuhn().node_table() is None and games.rps().node_table() is None
+
+
+def test_subclasses_that_change_the_states_are_walked():
+    class ForgetfulState(LeducState):  # forgets the first round in the second (chapter 2)
+        __slots__ = ()
+
+        def child(self, action):
+            h = super().child(action)
+            return ForgetfulState(h.game, h.cards, h.rounds, h.chips)
+
+        def infoset_key(self):
+            key = super().infoset_key()
+            return key if len(self.rounds) == 1 else f"{self.cards[self.player]}|{key.split('|', 2)[2]}"
+
+    class Forgetful(Leduc):
+        def initial_state(self):
+            return ForgetfulState(self, (), ("",), (self.ante, self.ante))
+
+    assert Forgetful().node_table() is None
+    with pytest.raises(ImperfectRecallError, match=re.escape("player 0's infoset 'Js|Qs|': history 'Js Jh raise call Qs'")):
+        Forgetful().tree()
+    assert type(games.bluff()).node_table is games.Bluff.node_table
+    assert type("Sub", (games.Bluff,), {})().node_table() is None

@@ -63,10 +63,11 @@ class Bluff(Game):
     def node_table(self) -> NodeTable | None:
         """The compiler's table of every history, level by level with numpy (the same as the
         walk of the states; tested). A betting history is the set of bids made so far, a
-        bitmask, since bids only go up."""
+        bitmask, since bids only go up. A subclass (which may change the states) is walked
+        instead."""
         num_bids = len(self.bids)
-        if num_bids > 30:
-            return None  # 2^30 betting histories per deal: the tree would not fit in memory
+        if type(self) is not Bluff or num_bids > 30:  # 2^30 bid sets per deal would not fit in memory
+            return None
         names = [tuple(r for r, _ in rolls) for rolls in self.rolls]
         probs = [np.array([q for _, q in rolls]) for rolls in self.rolls]
         n0, n1 = len(names[0]), len(names[1])

@@ -94,7 +94,10 @@ class Leduc(Game):
     def node_table(self) -> NodeTable:
         """The compiler's table of every history, built with numpy (the same as the walk of the
         states; tested). The betting does not depend on the cards, so it is walked once, on one
-        deal, as the *public tree*; a history is then a public node and the cards dealt."""
+        deal, as the *public tree*; a history is then a public node and the cards dealt.
+        A subclass (which may change the states) is walked instead."""
+        if type(self) is not Leduc:
+            return None
         C = len(self.cards)
         card = {c: i for i, c in enumerate(self.cards)}
         label_ids = {}  # action lists and chance outcome lists, numbered
