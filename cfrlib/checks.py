@@ -22,21 +22,21 @@ strategies round 1/3 to 0.333333). The one tolerance of chance nodes, strategies
 
 
 def check_iterations(n, name="iterations") -> int:
-    """``n`` as an int, or a :class:`SolverError` if it is not a non-negative integer."""
+    """``n`` as an int, or a :class:`~cfrlib.errors.SolverError` if it is not a non-negative integer."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise SolverError(f"{name} must be a non-negative integer, got {n!r}")
     return int(n)
 
 
 def check_seed(seed) -> int:
-    """``seed`` as an int, or a :class:`SolverError` if it is not an integer."""
+    """``seed`` as an int, or a :class:`~cfrlib.errors.SolverError` if it is not an integer."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise SolverError(f"seed must be an integer, got {seed!r}")
     return int(seed)
 
 
 def check_probability(p, name, *, positive=False) -> float:
-    """``p`` as a float in ``[0, 1]`` (``(0, 1]`` with ``positive``), else a :class:`SolverError`;
+    """``p`` as a float in ``[0, 1]`` (``(0, 1]`` with ``positive``), else a :class:`~cfrlib.errors.SolverError`;
     for example an exploration ``epsilon``."""
     interval = "(0, 1]" if positive else "[0, 1]"
     if isinstance(p, bool) or not isinstance(p, Real) or not (0.0 < p if positive else 0.0 <= p) \
@@ -46,13 +46,13 @@ def check_probability(p, name, *, positive=False) -> float:
 
 
 def check_tolerance(x, name) -> float:
-    """``x`` as a positive finite float, else a :class:`SolverError` (a target, a tolerance)."""
+    """``x`` as a positive finite float, else a :class:`~cfrlib.errors.SolverError` (a target, a tolerance)."""
     if isinstance(x, bool) or not isinstance(x, Real) or not (0.0 < x < math.inf):
         raise SolverError(f"{name} must be positive and finite, got {x!r}")
     return float(x)
 
 
 def sums_to_one(total, n):
-    """Whether a sum of ``n`` probabilities is 1 by the :data:`PROBABILITY_TOLERANCE` rule
+    """Whether a sum of ``n`` probabilities is 1 by the ``PROBABILITY_TOLERANCE`` rule
     (works elementwise on arrays)."""
     return np.abs(np.asarray(total) - 1.0) <= PROBABILITY_TOLERANCE * np.asarray(n)

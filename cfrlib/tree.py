@@ -19,12 +19,12 @@ Reach probabilities then factor as
 so a whole tree traversal becomes a few vectorized passes over terminals and over infosets,
 one level of each player's own decisions at a time.
 
-Compiling has two stages. :func:`walk_states` asks the state API about every history, once,
-and records the answers in a :class:`NodeTable` (who acts, the names of the actions, the
+Compiling has two stages. :func:`~cfrlib.tree.walk_states` asks the state API about every history, once,
+and records the answers in a :class:`~cfrlib.tree.NodeTable` (who acts, the names of the actions, the
 infoset key, chance probabilities, payoffs): one short Python step per history and nothing
-else. :func:`build_tree` then checks the table and derives every array with numpy, level by
+else. :func:`~cfrlib.tree.build_tree` then checks the table and derives every array with numpy, level by
 level. A game may offer the same table faster (``Game.node_table``, vectorized); the tests
-check that such a table equals the walk's. The checks (:func:`build_tree`) are cfrlib's one
+check that such a table equals the walk's. The checks (:func:`~cfrlib.tree.build_tree`) are cfrlib's one
 structural validator, for built-in games and games read from files alike; each error names
 the place with ``game.describe(history)``: the history by default, a line and column in a file.
 """
@@ -193,7 +193,7 @@ def _resolved(ids, values) -> list:
 
 
 def walk_states(game) -> NodeTable:
-    """Ask ``game``'s state API about every history, breadth first, into a :class:`NodeTable`."""
+    """Ask ``game``'s state API about every history, breadth first, into a :class:`~cfrlib.tree.NodeTable`."""
     level = [game.initial_state()]
     player, labels, keys_of, probs, payoffs = [], [], [], [], []
     label_ids, key_ids = {}, {}  # each distinct action list and infoset key, numbered
@@ -247,7 +247,7 @@ def walk_states(game) -> NodeTable:
 
 def _floats(game, table, values, nodes, what, width) -> np.ndarray:
     """``values`` (one sequence per node of ``nodes``) as one float array, rows of ``width``
-    (flattened when ``width`` is None), or a :class:`GameError` naming the first bad node."""
+    (flattened when ``width`` is None), or a :class:`~cfrlib.errors.GameError` naming the first bad node."""
     try:
         if width is None:
             out = np.array([q for v in values for q in v], dtype=float)
@@ -310,15 +310,15 @@ def describe_history(history) -> str:
 
 
 def compile_game(game) -> Tree:
-    """``game`` compiled to a :class:`Tree`: its node table (``game.node_table()`` when the game
-    offers one, else :func:`walk_states`), checked and turned into arrays by :func:`build_tree`."""
+    """``game`` compiled to a :class:`~cfrlib.tree.Tree`: its node table (``game.node_table()`` when the game
+    offers one, else :func:`~cfrlib.tree.walk_states`), checked and turned into arrays by :func:`~cfrlib.tree.build_tree`."""
     fast = getattr(game, "node_table", None)
     table = fast() if fast is not None else None
     return build_tree(game, table if table is not None else walk_states(game))
 
 
 def build_tree(game, table: NodeTable) -> Tree:
-    """The :class:`Tree` of ``table``, after checking that it is a game cfrlib can solve.
+    """The :class:`~cfrlib.tree.Tree` of ``table``, after checking that it is a game cfrlib can solve.
 
     Raises a :class:`~cfrlib.errors.GameError` naming the place (``game.describe(history)``):
     :class:`~cfrlib.errors.NoActionsError` for a node without actions or outcomes, a repeated

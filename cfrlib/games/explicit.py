@@ -16,7 +16,7 @@ of ``u_0(z)`` (:class:`NotConstantSumError`); the game's ``constant_sum`` is the
 that range and player 1's utility is taken as ``constant_sum - u_0(z)``. Everything a game of
 any kind can get wrong (actions, chance probabilities, payoffs, infosets, perfect recall) is
 checked by the one validator of the compiler (:func:`cfrlib.tree.build_tree`), which runs as
-the game is built and names the nodes through :meth:`ExplicitGame.describe`. Chance
+the game is built and names the nodes through ``ExplicitGame.describe``. Chance
 probabilities rounded in a file (1/3 written 0.333333) are accepted and rescaled there.
 
 :func:`~cfrlib.games.explicit_from_game` turns any game into this form (for saving the built-in games).
@@ -29,7 +29,7 @@ import numbers
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from ..errors import (ChanceProbabilityError, GameError, InfosetMismatchError, NoActionsError,
+from ..errors import (ChanceProbabilityError, GameError, InfosetMismatchError, NoActionsError,  # noqa: F401 (NoActionsError: re-exported, its old home)
                       NotZeroSumError)
 from ..game import CHANCE, TERMINAL, Game, State
 from ..tree import describe_history

@@ -55,7 +55,7 @@ def parse_json(text: str, source: str = "<text>"):
     Why not just the standard :mod:`json` module: it recurses once per level of nesting, so a
     game tree deeper than the recursion limit (about 1,000 levels) raises ``RecursionError``,
     without a place; it also reads ``NaN`` and ``Infinity``, which are not JSON. It is still
-    used first, for speed (it is written in C), and :func:`_parse_iteratively`, the same
+    used first, for speed (it is written in C), and ``_parse_iteratively``, the same
     grammar with an explicit stack instead of recursion, reads what it refuses: the deep text,
     or a mistake, which it then names by line and column (tests/test_formats.py checks both
     readers agree, a 3,000-move game and a 200,000-deep error). The libraries we looked at do
