@@ -320,9 +320,10 @@ def compile_game(game) -> Tree:
 def build_tree(game, table: NodeTable) -> Tree:
     """The :class:`~cfrlib.tree.Tree` of ``table``, after checking that it is a game cfrlib can solve.
 
-    Raises a :class:`~cfrlib.errors.GameError` naming the place (``game.describe(history)``):
-    :class:`~cfrlib.errors.NoActionsError` for a node without actions or outcomes, a repeated
-    action name or a key that is not a string;
+    This is cfrlib's one structural validator. It raises a :class:`~cfrlib.errors.GameError`
+    naming the place (``game.describe(history)``) for a repeated action name or an infoset key
+    that is not a string, and its subclasses:
+    :class:`~cfrlib.errors.NoActionsError` for a node without actions or outcomes;
     :class:`~cfrlib.errors.ChanceProbabilityError` unless each chance node's probabilities are
     finite, non-negative and sum to 1 within ``n * PROBABILITY_TOLERANCE``
     (:mod:`cfrlib.checks`; probabilities further from 1 than rounding are then rescaled);
@@ -332,63 +333,13 @@ def build_tree(game, table: NodeTable) -> Tree:
     acting player or the legal actions; :class:`~cfrlib.errors.ImperfectRecallError` when they
     follow different last own sequences of the acting player (perfect recall).
     """
-    where = lambda n: _describe(game, table, n)  # noqa: E731
-    constant = float(game.constant_sum)
     player, labels = table.player, table.labels
     num_nodes = len(player)
     num_children = table.num_children
     first_child = 1 + np.cumsum(num_children) - num_children
+    chance_prob = _checked_nodes(game, table, first_child, num_children)
     decision = np.flatnonzero(player >= 0)
-    chance = np.flatnonzero(player == CHANCE)
     terminal = np.flatnonzero(player == TERMINAL)
-
-    # -- each node on its own: actions, keys, chance probabilities, payoffs
-    empty = np.flatnonzero((player != TERMINAL) & (num_children == 0))
-    if empty.size:
-        n = empty[0]
-        what = "a chance node with no outcomes" if player[n] == CHANCE else f"player {player[n]} has no actions"
-        raise NoActionsError(f"{where(n)}: {what}")
-    for number, names in enumerate(table.label_lists):
-        if len(set(names)) != len(names):
-            repeated = sorted({a for a in names if names.count(a) > 1})
-            raise GameError(f"{where(np.flatnonzero(labels == number)[0])}: repeated action name(s) {repeated}")
-    for number, key in enumerate(table.keys):
-        if not isinstance(key, str):
-            n = np.flatnonzero(table.key == number)[0]
-            raise GameError(f"{where(n)}: player {player[n]}'s infoset key must be a string, got {key!r}")
-    chance_prob = table.chance_prob.copy()
-    if chance.size:
-        kids = _children(first_child, num_children, chance)
-        q = chance_prob[kids]
-        ok = np.isfinite(q) & (q >= 0)
-        node_ok = np.minimum.reduceat(ok, np.cumsum(num_children[chance]) - num_children[chance])
-        totals = np.add.reduceat(np.where(ok, q, 0.0), np.cumsum(num_children[chance]) - num_children[chance])
-        bad = ~node_ok.astype(bool) | ~sums_to_one(totals, num_children[chance])
-        if bad.any():
-            k = int(np.argmax(bad))
-            n = chance[k]
-            shown = [float(x) for x in chance_prob[first_child[n]:first_child[n] + num_children[n]]]
-            problem = ("must be finite and non-negative" if not node_ok[k]
-                       else f"sum to {totals[k]:.9g}, not 1")
-            raise ChanceProbabilityError(f"{where(n)}: chance probabilities {shown} {problem}")
-        # Rescale what is further from 1 than the rounding of a float sum (rounded files).
-        rounded = np.abs(totals - 1.0) > num_children[chance] * np.finfo(float).eps
-        if rounded.any():
-            chance_prob[kids] /= np.repeat(np.where(rounded, totals, 1.0), num_children[chance])
-    u = table.returns[terminal]
-    finite = np.isfinite(u).all(axis=1)
-    if not finite.all():
-        n = terminal[np.argmin(finite)]
-        raise GameError(f"{where(n)}: a terminal needs two finite payoffs, got {tuple(table.returns[n].tolist())}")
-    off = np.abs(u.sum(axis=1) - constant) > float(game.sum_tolerance) * np.maximum(1.0, np.abs(u).sum(axis=1))
-    if off.any():
-        k = int(np.argmax(off))
-        u0, u1 = u[k]
-        raise NotZeroSumError(
-            f"{where(terminal[k])}: terminal payoffs ({u0:g}, {u1:g}) sum to {u0 + u1:g}, but "
-            f"{game.name} is a constant-sum game with sum {constant:g}")
-    if decision.size == 0:
-        raise GameError(f"{game.name} has no decision for either player")
 
     # -- links and levels
     parent = np.concatenate([[-1], np.repeat(np.arange(num_nodes, dtype=np.int64), num_children)])
@@ -427,27 +378,7 @@ def build_tree(game, table: NodeTable) -> Tree:
     own_seq = seqs[dplayer, decision]
     parent_seq = own_seq[first[order]]
 
-    wrong_player = player[decision] != inf_player[infoset_of]
-    wrong_actions = labels[decision] != labels[infoset_node[infoset_of]]
-    forgets = own_seq != parent_seq[infoset_of]
-    problems = wrong_player | wrong_actions | forgets
-    if problems.any():
-        k = int(np.argmax(problems))
-        n, I = decision[k], infoset_of[k]
-        other, key, p = infoset_node[I], table.keys[table.key[decision[k]]], player[decision[k]]
-        if wrong_player[k]:
-            raise InfosetMismatchError(
-                f"infoset {key!r}: player {p} acts at {where(n)} but player {1 - p} acts at "
-                f"{where(other)} (a game whose infoset names are per player sets "
-                "player_scoped_infosets = True)")
-        if wrong_actions[k]:
-            raise InfosetMismatchError(
-                f"player {p}'s infoset {key!r}: {where(n)} has {list(table.label_lists[labels[n]])} "
-                f"but {where(other)} has {list(table.label_lists[labels[other]])}")
-        raise ImperfectRecallError(
-            f"player {p}'s infoset {key!r}: {where(n)} and {where(other)} follow different "
-            f"earlier moves or observations of player {p}, who would have to forget them "
-            "(perfect recall is required)")
+    _check_infosets(game, table, decision, infoset_of, infoset_node, own_seq, parent_seq)
 
     own_depth = np.zeros(num_infosets, dtype=np.int32)
     has_parent = parent_seq != num_infosets * width
@@ -462,7 +393,7 @@ def build_tree(game, table: NodeTable) -> Tree:
     inf_keys = [table.keys[k] for k in table.key[infoset_node].tolist()]
     tree = Tree(
         game_name=game.name,
-        constant_sum=constant,
+        constant_sum=float(game.constant_sum),
         parent=parent,
         depth=depth,
         player=player.copy(),
@@ -473,7 +404,7 @@ def build_tree(game, table: NodeTable) -> Tree:
         payoff=payoff,
         first_child=first_child,
         num_children=num_children,
-        level_offsets=np.array(bounds, dtype=np.int64) if num_nodes else np.zeros(1, np.int64),
+        level_offsets=np.array(bounds, dtype=np.int64),
         infoset_player=inf_player.copy(),
         infoset_num_actions=num_actions,
         infoset_keys=inf_keys,
@@ -495,6 +426,95 @@ def build_tree(game, table: NodeTable) -> Tree:
                 tree.terminal_payoff, tree.terminal_chance, tree.terminal_seq):
         arr.flags.writeable = False
     return tree
+
+
+def _checked_nodes(game, table, first_child, num_children) -> np.ndarray:
+    """The checks of each node on its own (actions, keys, chance probabilities, payoffs);
+    returns the chance probabilities, rounded ones rescaled."""
+    where = lambda n: _describe(game, table, n)  # noqa: E731
+    constant = float(game.constant_sum)
+    player, labels = table.player, table.labels
+    decision = np.flatnonzero(player >= 0)
+    chance = np.flatnonzero(player == CHANCE)
+    terminal = np.flatnonzero(player == TERMINAL)
+    empty = np.flatnonzero((player != TERMINAL) & (num_children == 0))
+    if empty.size:
+        n = empty[0]
+        what = "a chance node with no outcomes" if player[n] == CHANCE else f"player {player[n]} has no actions"
+        raise NoActionsError(f"{where(n)}: {what}")
+    for number, names in enumerate(table.label_lists):
+        if len(set(names)) != len(names):
+            repeated = sorted({a for a in names if names.count(a) > 1})
+            raise GameError(f"{where(np.flatnonzero(labels == number)[0])}: repeated action name(s) {repeated}")
+    for number, key in enumerate(table.keys):
+        if not isinstance(key, str):
+            n = np.flatnonzero(table.key == number)[0]
+            raise GameError(f"{where(n)}: player {player[n]}'s infoset key must be a string, got {key!r}")
+    chance_prob = table.chance_prob.copy()
+    if chance.size:
+        kids = _children(first_child, num_children, chance)
+        q = chance_prob[kids]
+        counts = num_children[chance]
+        starts = np.cumsum(counts) - counts  # of each chance node's outcomes in q
+        ok = np.isfinite(q) & (q >= 0)
+        node_ok = np.minimum.reduceat(ok, starts)
+        totals = np.add.reduceat(np.where(ok, q, 0.0), starts)
+        bad = ~node_ok | ~sums_to_one(totals, counts)
+        if bad.any():
+            k = int(np.argmax(bad))
+            n = chance[k]
+            shown = [float(x) for x in chance_prob[first_child[n]:first_child[n] + num_children[n]]]
+            problem = ("must be finite and non-negative" if not node_ok[k]
+                       else f"sum to {totals[k]:.9g}, not 1")
+            raise ChanceProbabilityError(f"{where(n)}: chance probabilities {shown} {problem}")
+        # Rescale what is further from 1 than the rounding of a float sum (rounded files).
+        rounded = np.abs(totals - 1.0) > counts * np.finfo(float).eps
+        if rounded.any():
+            chance_prob[kids] /= np.repeat(np.where(rounded, totals, 1.0), counts)
+    u = table.returns[terminal]
+    finite = np.isfinite(u).all(axis=1)
+    if not finite.all():
+        n = terminal[np.argmin(finite)]
+        raise GameError(f"{where(n)}: a terminal needs two finite payoffs, got {tuple(table.returns[n].tolist())}")
+    off = np.abs(u.sum(axis=1) - constant) > float(game.sum_tolerance) * np.maximum(1.0, np.abs(u).sum(axis=1))
+    if off.any():
+        k = int(np.argmax(off))
+        u0, u1 = u[k]
+        raise NotZeroSumError(
+            f"{where(terminal[k])}: terminal payoffs ({u0:g}, {u1:g}) sum to {u0 + u1:g}, but "
+            f"{game.name} is a constant-sum game with sum {constant:g}")
+    if decision.size == 0:
+        raise GameError(f"{game.name} has no decision for either player")
+    return chance_prob
+
+
+def _check_infosets(game, table, decision, infoset_of, infoset_node, own_seq, parent_seq):
+    """The histories of each infoset agree on the acting player, the actions and (perfect
+    recall) the acting player's last own sequence; the first history that does not is named."""
+    where = lambda n: _describe(game, table, n)  # noqa: E731
+    player, labels = table.player, table.labels
+    inf_player = player[infoset_node]
+    wrong_player = player[decision] != inf_player[infoset_of]
+    wrong_actions = labels[decision] != labels[infoset_node[infoset_of]]
+    forgets = own_seq != parent_seq[infoset_of]
+    problems = wrong_player | wrong_actions | forgets
+    if problems.any():
+        k = int(np.argmax(problems))
+        n, I = decision[k], infoset_of[k]
+        other, key, p = infoset_node[I], table.keys[table.key[decision[k]]], player[decision[k]]
+        if wrong_player[k]:
+            raise InfosetMismatchError(
+                f"infoset {key!r}: player {p} acts at {where(n)} but player {1 - p} acts at "
+                f"{where(other)} (a game whose infoset names are per player sets "
+                "player_scoped_infosets = True)")
+        if wrong_actions[k]:
+            raise InfosetMismatchError(
+                f"player {p}'s infoset {key!r}: {where(n)} has {list(table.label_lists[labels[n]])} "
+                f"but {where(other)} has {list(table.label_lists[labels[other]])}")
+        raise ImperfectRecallError(
+            f"player {p}'s infoset {key!r}: {where(n)} and {where(other)} follow different "
+            f"earlier moves or observations of player {p}, who would have to forget them "
+            "(perfect recall is required)")
 
 
 def _children(first_child, num_children, nodes) -> np.ndarray:
