@@ -26,7 +26,6 @@ from .errors import CfrlibError, StrategyError
 from .strategy import Strategy
 
 
-
 class PlayoutResult(NamedTuple):
     """The mean payoff per game, its standard error and the number of games played."""
 

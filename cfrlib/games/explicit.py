@@ -29,8 +29,8 @@ import numbers
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from ..errors import (ChanceProbabilityError, GameError, InfosetMismatchError, NoActionsError,  # noqa: F401 (NoActionsError: re-exported, its old home)
-                      NotZeroSumError)
+from ..errors import ChanceProbabilityError, GameError, InfosetMismatchError, NotZeroSumError
+from ..errors import NoActionsError  # noqa: F401 (re-exported from its old home)
 from ..game import CHANCE, TERMINAL, Game, State
 from ..tree import describe_history
 
