@@ -22,10 +22,11 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 
 from . import games
+from .checks import check_iterations
 from .errors import GameError, SolverError
 from .game import Game
 from .plotting import variant_style
-from .solvers.base import ConvergenceLog, Solver, check_iterations
+from .solvers.base import ConvergenceLog, Solver
 from .solvers.fullwidth import CFR, DCFR, CFRPlus, FullWidthCFR, LinearCFR, PredictiveCFRPlus
 from .solvers.sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
 from .solvers.sampling.common import SamplingSolver

@@ -14,6 +14,10 @@ class GameError(CfrlibError):
     """A game that cannot be solved as defined (its rules or its tree are inconsistent)."""
 
 
+class NoActionsError(GameError):
+    """A decision node without actions or a chance node without outcomes."""
+
+
 class ChanceProbabilityError(GameError):
     """Chance probabilities that are negative or do not sum to 1."""
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 from .players import CHANCE, TERMINAL
-from .tree import Tree, compile_game
+from .tree import NodeTable, Tree, compile_game, describe_history
 
 __all__ = ["CHANCE", "TERMINAL", "State", "Game"]
 
@@ -87,6 +87,18 @@ class Game(ABC):
     @abstractmethod
     def initial_state(self) -> State:
         """The empty history, the root of the game tree."""
+
+    def describe(self, history) -> str:
+        """How error messages name the history ``history`` (a tuple of action names):
+        ``history 'a b'`` or ``the root``; a game read from a file gives the place in the file."""
+        return describe_history(history)
+
+    def node_table(self) -> NodeTable | None:
+        """Optional fast path of the compiler: the :class:`~cfrlib.tree.NodeTable` that
+        :func:`~cfrlib.tree.walk_states` builds from the state API, computed faster (with
+        numpy). ``None`` (the default) lets the compiler walk the states; a game that offers a
+        table must test that it equals the walk's."""
+        return None
 
     def tree(self) -> Tree:
         """The game compiled into flat numpy arrays (a :class:`cfrlib.tree.Tree`), built once."""

@@ -21,12 +21,10 @@ from typing import Literal, NamedTuple, Union
 
 import numpy as np
 
+from .checks import check_iterations, check_seed, sums_to_one
 from .errors import CfrlibError, StrategyError
 from .game import Game, State
-from .solvers.base import check_iterations, check_seed
 from .strategy import InfosetKey, Strategy
-
-_SUM_TOLERANCE = 1e-6
 
 PlayedStrategy = Union[Strategy, Mapping[InfosetKey, Mapping[str, float]], None]
 """A strategy to play, a :class:`~cfrlib.strategy.Strategy`, a mapping from infoset keys or
@@ -162,6 +160,6 @@ def _checked(dist: object, actions: list[str], key: str, player: int) -> list[fl
         probs = [float(dist.get(a, 0.0)) for a in actions]
     except (TypeError, ValueError):
         raise StrategyError(f"{where}: {dict(dist)!r} holds a value that is not a probability") from None
-    if not all(isfinite(p) and p >= 0.0 for p in probs) or abs(sum(probs) - 1.0) > _SUM_TOLERANCE:
+    if not all(isfinite(p) and p >= 0.0 for p in probs) or not sums_to_one(sum(probs), len(probs)):
         raise StrategyError(f"{where}: probabilities {probs} must be non-negative and sum to 1")
     return probs

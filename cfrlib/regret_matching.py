@@ -25,11 +25,9 @@ from typing import Literal, Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .checks import check_iterations, sums_to_one
 from .errors import StrategyError
 from .games.matrix import MatrixGame, matrix_game
-from .solvers.base import check_iterations
-
-_SUM_TOLERANCE = 1e-9
 
 Mix = Union[Mapping[str, float], ArrayLike]
 """A mixed strategy of a matrix game, ``{action: probability}`` or one probability per action."""
@@ -151,6 +149,6 @@ def _check_mix(mix: Mix, actions: Sequence[str], name: str) -> NDArray[np.float6
                             f"{list(actions)}), got {p.size if p.ndim == 1 else p.shape}")
     if not np.all(np.isfinite(p)) or np.any(p < 0):
         raise StrategyError(f"{name}: probabilities {p.tolist()} must be finite and non-negative")
-    if abs(p.sum() - 1.0) > _SUM_TOLERANCE:
+    if not sums_to_one(p.sum(), len(p)):
         raise StrategyError(f"{name}: probabilities {p.tolist()} sum to {p.sum():.6g}, not 1")
     return p

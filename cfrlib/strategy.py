@@ -16,13 +16,13 @@ from typing import Literal, Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .checks import sums_to_one
 from .errors import StrategyError
 from .game import Game
 from .tree import Tree
 
 __all__ = ["Strategy", "uniform_strategy", "as_strategy", "InfosetKey", "StrategyLike"]
 
-_SUM_TOLERANCE = 1e-6
 
 InfosetKey = Union[str, tuple[int, str]]
 """An infoset key (``"Kb"``), or a ``(player, key)`` pair where both players use the key."""
@@ -80,7 +80,7 @@ class Strategy(Mapping[InfosetKey, dict[str, float]]):
             if not np.all(np.isfinite(row)) or np.any(row < 0):
                 raise StrategyError(f"infoset {key!r}: probabilities {row[:n].tolist()} must be "
                                     "finite and non-negative")
-            if abs(row.sum() - 1.0) > _SUM_TOLERANCE:
+            if not sums_to_one(row.sum(), n):
                 raise StrategyError(f"infoset {key!r}: probabilities {row[:n].tolist()} sum to "
                                     f"{row.sum():.6g}, not 1")
             probs[I] = row if abs(row.sum() - 1.0) <= 1e-12 else row / row.sum()

@@ -28,11 +28,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .checks import check_iterations
 from .errors import CfrlibError, NotZeroSumError, SolverError
 from .evaluation import behaviour_strategy, counterfactual_values, nash_conv, realization_plan
 from .game import Game
 from .regret_matching import matched_strategy
-from .solvers.base import check_iterations
 from .strategy import Strategy
 
 

@@ -18,25 +18,27 @@ Reach probabilities then factor as
 
 so a whole tree traversal becomes a few vectorized passes over terminals and over infosets,
 one level of each player's own decisions at a time.
+
+Compiling has two stages. :func:`~cfrlib.tree.walk_states` asks the state API about every history, once,
+and records the answers in a :class:`~cfrlib.tree.NodeTable` (who acts, the names of the actions, the
+infoset key, chance probabilities, payoffs): one short Python step per history and nothing
+else. :func:`~cfrlib.tree.build_tree` then checks the table and derives every array with numpy, level by
+level. A game may offer the same table faster (``Game.node_table``, vectorized); the tests
+check that such a table equals the walk's. The checks (:func:`~cfrlib.tree.build_tree`) are cfrlib's one
+structural validator, for built-in games and games read from files alike; each error names
+the place with ``game.describe(history)``: the history by default, a line and column in a file.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import (
-    ChanceProbabilityError,
-    GameError,
-    ImperfectRecallError,
-    InfosetMismatchError,
-    NotZeroSumError,
-)
+from .checks import sums_to_one
+from .errors import (ChanceProbabilityError, GameError, ImperfectRecallError,
+                     InfosetMismatchError, NoActionsError, NotZeroSumError)
 from .players import CHANCE, TERMINAL
-
-_SEQ_BASE = 1 << 20  # temporary (infoset, action) encoding while the number of actions is unknown
 
 
 @dataclass(eq=False)
@@ -152,164 +154,270 @@ class Tree:
         )
 
 
-def compile_game(game) -> Tree:
-    """Walk ``game`` breadth first and return its :class:`Tree`, validating it on the way.
+@dataclass(eq=False)
+class NodeTable:
+    """A game's histories in level order (breadth first), as the state API describes them.
 
-    Raises :class:`~cfrlib.errors.ChanceProbabilityError`, :class:`~cfrlib.errors.NotZeroSumError`,
-    :class:`~cfrlib.errors.InfosetMismatchError` or :class:`~cfrlib.errors.ImperfectRecallError`
-    naming the offending history or infoset.
+    Per node (length ``num_nodes``): ``player`` (0, 1, ``CHANCE`` or ``TERMINAL``), ``labels``
+    (index into :attr:`label_lists`, the names of the actions or chance outcomes, in order;
+    -1 at terminals), ``key`` (index into :attr:`keys`, the infoset key, at decision nodes; -1
+    elsewhere), ``chance_prob`` (probability of the edge from a chance parent, 1 elsewhere) and
+    ``returns`` (``num_nodes x 2``, ``(u_0(z), u_1(z))`` at terminals, 0 elsewhere). The children
+    of each node follow in order, so the parents are implied by the numbers of children. Equal
+    action lists have one entry in :attr:`label_lists` and equal keys one in :attr:`keys`.
     """
-    constant = float(game.constant_sum)
-    tolerance = float(game.sum_tolerance)
-    scoped = bool(getattr(game, "player_scoped_infosets", False))
 
-    states = [game.initial_state()]
-    histories = [()]  # action path of each pending node, kept only for error messages
-    parent, depth, action, chance_prob, chance_reach = [-1], [0], [-1], [1.0], [1.0]
-    last_seq = [(-1, -1)]  # each player's last (encoded) sequence on the path
-    player, infoset, payoff, first_child, num_children = [], [], [], [], []
+    player: np.ndarray
+    labels: np.ndarray
+    key: np.ndarray
+    chance_prob: np.ndarray
+    returns: np.ndarray
+    label_lists: list
+    keys: list
 
-    index: dict = {}
-    inf_player, inf_key, inf_actions, inf_parent_seq, inf_node = [], [], [], [], []
+    @property
+    def num_children(self) -> np.ndarray:
+        sizes = np.array([len(names) for names in self.label_lists] + [0], dtype=np.int64)
+        return sizes[self.labels]  # labels -1 (terminals) picks the trailing 0
 
-    i = 0
-    while i < len(states):
-        state = states[i]
-        states[i] = None  # the walk keeps only the frontier alive
-        p = state.current_player()
-        player.append(p)
-        first_child.append(len(states))
-        if p == TERMINAL:
-            u = state.returns()
-            if len(u) != 2 or not all(math.isfinite(float(v)) for v in u):
-                raise GameError(f"terminal {_path(histories[i])}: returns() gave {u!r}, "
-                                "expected two finite payoffs")
-            u0, u1 = float(u[0]), float(u[1])
-            if abs(u0 + u1 - constant) > tolerance * max(1.0, abs(u0) + abs(u1)):
-                raise NotZeroSumError(
-                    f"terminal {_path(histories[i])}: payoffs ({u0:g}, {u1:g}) sum to "
-                    f"{u0 + u1:g}, but {game.name} is a constant-sum game with sum {constant:g}")
-            payoff.append(u0)
-            infoset.append(-1)
-            num_children.append(0)
-            histories[i] = None
-            i += 1
-            continue
-        payoff.append(0.0)
-        seq = last_seq[i]
-        if p == CHANCE:
-            outcomes = state.chance_outcomes()
-            probs = [float(q) for _, q in outcomes]
-            if not outcomes or any(not (q >= 0.0) for q in probs) or abs(sum(probs) - 1.0) > 1e-9:
-                raise ChanceProbabilityError(
-                    f"chance node {_path(histories[i])}: outcome probabilities {probs} "
-                    "must be non-negative and sum to 1")
-            infoset.append(-1)
-            num_children.append(len(outcomes))
-            for a, (name, q) in enumerate(outcomes):
-                states.append(state.child(name))
-                histories.append(histories[i] + (name,))
-                parent.append(i), depth.append(depth[i] + 1), action.append(a)
-                chance_prob.append(float(q)), chance_reach.append(chance_reach[i] * float(q))
-                last_seq.append(seq)
-        elif p in (0, 1):
-            key = state.infoset_key()
-            actions = tuple(state.legal_actions())
-            if not actions or len(actions) >= _SEQ_BASE:
-                raise GameError(f"player {p} has {len(actions)} legal actions at "
-                                f"{_path(histories[i])} (infoset {key!r})")
-            ident = (p, key)
-            I = index.get(ident)
-            if I is None and not scoped and (1 - p, key) in index:
-                other = index[(1 - p, key)]
-                raise InfosetMismatchError(
-                    f"infoset {key!r}: player {p} acts at {_path(histories[i])} but player "
-                    f"{1 - p} acts at {_path(histories[inf_node[other]])} in the same infoset (a game "
-                    "whose infoset names are per player sets player_scoped_infosets = True)")
-            if I is None:
-                I = index[ident] = len(inf_player)
-                if len(set(actions)) != len(actions):
-                    raise GameError(f"infoset {key!r} of player {p}: repeated action names {actions}")
-                inf_player.append(p), inf_key.append(key), inf_actions.append(actions)
-                inf_parent_seq.append(seq[p]), inf_node.append(i)
+    def equals(self, other) -> bool:
+        """Whether two tables describe the same tree (same names, same numbers)."""
+        return (all(np.array_equal(getattr(self, f), getattr(other, f))
+                    for f in ("player", "chance_prob", "returns"))
+                and _resolved(self.labels, self.label_lists) == _resolved(other.labels, other.label_lists)
+                and _resolved(self.key, self.keys) == _resolved(other.key, other.keys))
+
+
+def _resolved(ids, values) -> list:
+    return [values[i] if i >= 0 else None for i in ids.tolist()]
+
+
+def walk_states(game) -> NodeTable:
+    """Ask ``game``'s state API about every history, breadth first, into a :class:`~cfrlib.tree.NodeTable`."""
+    level = [game.initial_state()]
+    player, labels, keys_of, probs, payoffs = [], [], [], [], []
+    label_ids, key_ids = {}, {}  # each distinct action list and infoset key, numbered
+    while level:  # one depth at a time: the walk keeps two levels of states alive
+        below = []
+        for state in level:
+            p = state.current_player()
+            player.append(p)
+            if p == TERMINAL:
+                payoffs.append(state.returns())
+                labels.append(-1)
+                continue
+            if p == 0 or p == 1:
+                key = state.infoset_key()
+                try:
+                    k = key_ids.get(key)
+                except TypeError:
+                    k = _unhashable(game, player, labels, label_ids, "infoset key", key)
+                if k is None:
+                    k = key_ids[key] = len(key_ids)
+                keys_of.append(k)
+                names = tuple(state.legal_actions())
+            elif p == CHANCE:
+                outcomes = state.chance_outcomes()
+                names = tuple(name for name, _ in outcomes)
+                probs.append([q for _, q in outcomes])
             else:
-                if inf_actions[I] != actions:
-                    raise InfosetMismatchError(
-                        f"infoset {key!r} of player {p}: history {_path(histories[i])} allows "
-                        f"actions {list(actions)} but {_path(histories[inf_node[I]])} "
-                        f"allows {list(inf_actions[I])}")
-                if inf_parent_seq[I] != seq[p]:
-                    raise ImperfectRecallError(
-                        f"infoset {key!r} of player {p}: histories {_path(histories[i])} and "
-                        f"{_path(histories[inf_node[I]])} differ in "
-                        f"what player {p} did or knew before; the player would forget it")
-            infoset.append(I)
-            num_children.append(len(actions))
-            for a, name in enumerate(actions):
-                states.append(state.child(name))
-                histories.append(histories[i] + (name,))
-                parent.append(i), depth.append(depth[i] + 1), action.append(a)
-                chance_prob.append(1.0), chance_reach.append(chance_reach[i])
-                last_seq.append((I * _SEQ_BASE + a, seq[1]) if p == 0 else (seq[0], I * _SEQ_BASE + a))
+                raise GameError(f"{_describe(game, _partial(player, labels, label_ids), len(labels))}: "
+                                f"current_player() returned {p!r}, expected 0, 1, CHANCE or TERMINAL")
+            try:
+                n = label_ids.get(names)
+            except TypeError:
+                n = _unhashable(game, player, labels, label_ids, "action names", names)
+            if n is None:
+                n = label_ids[names] = len(label_ids)
+            labels.append(n)
+            below.extend(map(state.child, names))
+        level = below
+    player = np.array(player, dtype=np.int8)
+    key = np.full(len(player), -1, dtype=np.int64)
+    key[player >= 0] = keys_of
+    table = NodeTable(player, np.array(labels, dtype=np.int64), key, np.ones(len(player)),
+                      np.zeros((len(player), 2)), list(label_ids), list(key_ids))
+    chance_children = np.repeat(player == CHANCE, table.num_children)
+    table.chance_prob[1:][chance_children] = _floats(
+        game, table, probs, np.flatnonzero(player == CHANCE), "chance probabilities", None)
+    table.returns[player == TERMINAL] = _floats(
+        game, table, payoffs, np.flatnonzero(player == TERMINAL), "returns()", 2)
+    return table
+
+
+def _floats(game, table, values, nodes, what, width) -> np.ndarray:
+    """``values`` (one sequence per node of ``nodes``) as one float array, rows of ``width``
+    (flattened when ``width`` is None), or a :class:`~cfrlib.errors.GameError` naming the first bad node."""
+    try:
+        if width is None:
+            out = np.array([q for v in values for q in v], dtype=float)
+            if out.ndim == 1:
+                return out
         else:
-            raise GameError(f"history {_path(histories[i])}: current_player() returned {p!r}, "
-                            "expected 0, 1, CHANCE or TERMINAL")
-        if p == CHANCE or inf_node[infoset[i]] != i:
-            histories[i] = None  # keep only the first history of each infoset, for messages
-        i += 1
+            out = np.array(values, dtype=float)
+            if out.shape == (len(values), width) or not values:
+                return out.reshape(len(values), width)
+    except (TypeError, ValueError):
+        pass
+    n, v = next((n, v) for n, v in zip(nodes, values) if not _is_row(v, width))
+    expected = "two payoffs" if width == 2 else "numbers"
+    raise GameError(f"{_describe(game, table, n)}: {what} gave {v!r}, expected {expected}")
 
-    n_inf = len(inf_player)
-    if n_inf == 0:
-        raise GameError(f"{game.name} has no decision for either player")
-    width = max(len(a) for a in inf_actions)
-    num_actions = np.array([len(a) for a in inf_actions], dtype=np.int64)
-    mask = np.arange(width)[None, :] < num_actions[:, None]
 
-    def recode(encoded):
-        encoded = np.asarray(encoded, dtype=np.int64)
-        out = (encoded // _SEQ_BASE) * width + encoded % _SEQ_BASE
-        return np.where(encoded < 0, n_inf * width, out)
+def _is_row(values, width) -> bool:
+    try:
+        row = np.array(values, dtype=float)
+    except (TypeError, ValueError):
+        return False
+    return row.ndim == 1 and (width is None or row.shape == (width,))
 
-    player_arr = np.array(player, dtype=np.int8)
-    terminal_node = np.flatnonzero(player_arr == TERMINAL)
-    seq_arr = np.array(last_seq, dtype=np.int64)
-    depth_arr = np.array(depth, dtype=np.int32)
-    parent_seq = recode(inf_parent_seq)
-    own_depth = np.zeros(n_inf, dtype=np.int32)
-    # Parents of an infoset are created before it (breadth first), so one forward sweep works.
-    for I in range(n_inf):
-        ps = parent_seq[I]
-        own_depth[I] = 0 if ps == n_inf * width else own_depth[ps // width] + 1
 
-    chance_reach_arr = np.array(chance_reach)
-    payoff_arr = np.array(payoff)
+def _unhashable(game, player, labels, label_ids, what, value):
+    raise GameError(f"{_describe(game, _partial(player, labels, label_ids), len(player) - 1)}: "
+                    f"the {what} {value!r} must be strings")
+
+
+def _partial(player, labels, label_ids) -> NodeTable:
+    """The table of the nodes walked so far (for the error messages of an unfinished walk)."""
+    n = len(labels)
+    return NodeTable(np.array(player[:n], dtype=np.int8), np.array(labels, dtype=np.int64),
+                     np.full(n, -1), np.ones(n), np.zeros((n, 2)), list(label_ids), [])
+
+
+def history(table: NodeTable, n: int) -> tuple:
+    """The action (and chance outcome) names from the root to node ``n``."""
+    num_children = table.num_children
+    first_child = 1 + np.cumsum(num_children) - num_children
+    path = []
+    while n > 0:
+        parent = int(np.searchsorted(first_child, n, side="right")) - 1
+        while num_children[parent] == 0:  # terminals share their successor's first_child
+            parent -= 1
+        path.append(table.label_lists[table.labels[parent]][n - first_child[parent]])
+        n = parent
+    return tuple(reversed(path))
+
+
+def _describe(game, table, n) -> str:
+    h = history(table, int(n))
+    describe = getattr(game, "describe", None)
+    return describe(h) if describe is not None else describe_history(h)
+
+
+def describe_history(history) -> str:
+    """The default description of a history in messages: ``history 'a b'`` or ``the root``."""
+    return "history '" + " ".join(str(a) for a in history) + "'" if history else "the root"
+
+
+def compile_game(game) -> Tree:
+    """``game`` compiled to a :class:`~cfrlib.tree.Tree`: its node table (``game.node_table()`` when the game
+    offers one, else :func:`~cfrlib.tree.walk_states`), checked and turned into arrays by :func:`~cfrlib.tree.build_tree`."""
+    fast = getattr(game, "node_table", None)
+    table = fast() if fast is not None else None
+    return build_tree(game, table if table is not None else walk_states(game))
+
+
+def build_tree(game, table: NodeTable) -> Tree:
+    """The :class:`~cfrlib.tree.Tree` of ``table``, after checking that it is a game cfrlib can solve.
+
+    This is cfrlib's one structural validator. It raises a :class:`~cfrlib.errors.GameError`
+    naming the place (``game.describe(history)``) for a repeated action name or an infoset key
+    that is not a string, and its subclasses:
+    :class:`~cfrlib.errors.NoActionsError` for a node without actions or outcomes;
+    :class:`~cfrlib.errors.ChanceProbabilityError` unless each chance node's probabilities are
+    finite, non-negative and sum to 1 within ``n * PROBABILITY_TOLERANCE``
+    (:mod:`cfrlib.checks`; probabilities further from 1 than rounding are then rescaled);
+    :class:`~cfrlib.errors.NotZeroSumError` unless every terminal's finite payoffs satisfy
+    ``|u_0 + u_1 - constant_sum| <= sum_tolerance * max(1, |u_0| + |u_1|)``;
+    :class:`~cfrlib.errors.InfosetMismatchError` when the histories of an infoset disagree on the
+    acting player or the legal actions; :class:`~cfrlib.errors.ImperfectRecallError` when they
+    follow different last own sequences of the acting player (perfect recall).
+    """
+    player, labels = table.player, table.labels
+    num_nodes = len(player)
+    num_children = table.num_children
+    first_child = 1 + np.cumsum(num_children) - num_children
+    chance_prob = _checked_nodes(game, table, first_child, num_children)
+    decision = np.flatnonzero(player >= 0)
+    terminal = np.flatnonzero(player == TERMINAL)
+
+    # -- links and levels
+    parent = np.concatenate([[-1], np.repeat(np.arange(num_nodes, dtype=np.int64), num_children)])
+    action = np.arange(num_nodes, dtype=np.int64) - first_child[np.maximum(parent, 0)]
+    action[0] = -1
+    bounds = [0, 1]
+    while bounds[-1] < num_nodes:
+        last = bounds[-1] - 1
+        bounds.append(int(first_child[last] + num_children[last]))
+    depth = np.repeat(np.arange(len(bounds) - 1, dtype=np.int32), np.diff(bounds))
+    chance_reach = np.ones(num_nodes)
+    for lo, hi in zip(bounds[1:-1], bounds[2:]):
+        chance_reach[lo:hi] = chance_reach[parent[lo:hi]] * chance_prob[lo:hi]
+
+    # -- infosets: dense numbers in order of first appearance
+    scoped = bool(getattr(game, "player_scoped_infosets", False))
+    dplayer = player[decision].astype(np.int64)
+    ident = table.key[decision] * 2 + dplayer if scoped else table.key[decision]
+    _, first, inverse = np.unique(ident, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    infoset_of = rank[inverse.ravel()]
+    infoset_node = decision[first[order]]
+    num_infosets = len(infoset_node)
+    infoset = np.full(num_nodes, -1, dtype=np.int64)
+    infoset[decision] = infoset_of
+    width = int(num_children[infoset_node].max())
+    inf_player = player[infoset_node]
+
+    seqs = np.full((2, num_nodes), num_infosets * width, dtype=np.int64)  # last own sequences
+    for lo, hi in zip(bounds[1:-1], bounds[2:]):
+        up = parent[lo:hi]
+        for p in (0, 1):
+            seqs[p, lo:hi] = np.where(player[up] == p, infoset[up] * width + action[lo:hi], seqs[p, up])
+    own_seq = seqs[dplayer, decision]
+    parent_seq = own_seq[first[order]]
+
+    _check_infosets(game, table, decision, infoset_of, infoset_node, own_seq, parent_seq)
+
+    own_depth = np.zeros(num_infosets, dtype=np.int32)
+    has_parent = parent_seq != num_infosets * width
+    while True:  # own depth = 1 + that of the parent sequence's infoset, to a fixed point
+        deeper = np.where(has_parent, own_depth[parent_seq // width % num_infosets] + 1, 0).astype(np.int32)
+        if np.array_equal(deeper, own_depth):
+            break
+        own_depth = deeper
+
+    num_actions = num_children[infoset_node]
+    payoff = table.returns[:, 0].copy()
+    inf_keys = [table.keys[k] for k in table.key[infoset_node].tolist()]
     tree = Tree(
         game_name=game.name,
-        constant_sum=constant,
-        parent=np.array(parent, dtype=np.int64),
-        depth=depth_arr,
-        player=player_arr,
-        infoset=np.array(infoset, dtype=np.int64),
-        action=np.array(action, dtype=np.int64),
-        chance_prob=np.array(chance_prob),
-        chance_reach=chance_reach_arr,
-        payoff=payoff_arr,
-        first_child=np.array(first_child, dtype=np.int64),
-        num_children=np.array(num_children, dtype=np.int64),
-        level_offsets=np.searchsorted(depth_arr, np.arange(depth_arr[-1] + 2)).astype(np.int64),
-        infoset_player=np.array(inf_player, dtype=np.int8),
+        constant_sum=float(game.constant_sum),
+        parent=parent,
+        depth=depth,
+        player=player.copy(),
+        infoset=infoset,
+        action=action,
+        chance_prob=chance_prob,
+        chance_reach=chance_reach,
+        payoff=payoff,
+        first_child=first_child,
+        num_children=num_children,
+        level_offsets=np.array(bounds, dtype=np.int64),
+        infoset_player=inf_player.copy(),
         infoset_num_actions=num_actions,
-        infoset_keys=inf_key,
-        infoset_actions=inf_actions,
+        infoset_keys=inf_keys,
+        infoset_actions=[table.label_lists[n] for n in labels[infoset_node].tolist()],
         infoset_parent_seq=parent_seq,
         infoset_own_depth=own_depth,
-        infoset_node=np.array(inf_node, dtype=np.int64),
-        action_mask=mask,
-        terminal_node=terminal_node,
-        terminal_payoff=payoff_arr[terminal_node],
-        terminal_chance=chance_reach_arr[terminal_node],
-        terminal_seq=np.stack([recode(seq_arr[terminal_node, 0]), recode(seq_arr[terminal_node, 1])]),
-        _index=index,
+        infoset_node=infoset_node,
+        action_mask=np.arange(width)[None, :] < num_actions[:, None],
+        terminal_node=terminal,
+        terminal_payoff=payoff[terminal],
+        terminal_chance=chance_reach[terminal],
+        terminal_seq=seqs[:, terminal].copy(),
+        _index=dict(zip(zip(inf_player.tolist(), inf_keys), range(num_infosets))),
     )
     for arr in (tree.parent, tree.depth, tree.player, tree.infoset, tree.action, tree.chance_prob,
                 tree.chance_reach, tree.payoff, tree.first_child, tree.num_children, tree.level_offsets,
@@ -320,5 +428,97 @@ def compile_game(game) -> Tree:
     return tree
 
 
-def _path(history) -> str:
-    return "'" + " ".join(str(a) for a in history) + "'" if history else "at the root"
+def _checked_nodes(game, table, first_child, num_children) -> np.ndarray:
+    """The checks of each node on its own (actions, keys, chance probabilities, payoffs);
+    returns the chance probabilities, rounded ones rescaled."""
+    where = lambda n: _describe(game, table, n)  # noqa: E731
+    constant = float(game.constant_sum)
+    player, labels = table.player, table.labels
+    decision = np.flatnonzero(player >= 0)
+    chance = np.flatnonzero(player == CHANCE)
+    terminal = np.flatnonzero(player == TERMINAL)
+    empty = np.flatnonzero((player != TERMINAL) & (num_children == 0))
+    if empty.size:
+        n = empty[0]
+        what = "a chance node with no outcomes" if player[n] == CHANCE else f"player {player[n]} has no actions"
+        raise NoActionsError(f"{where(n)}: {what}")
+    for number, names in enumerate(table.label_lists):
+        if len(set(names)) != len(names):
+            repeated = sorted({a for a in names if names.count(a) > 1})
+            raise GameError(f"{where(np.flatnonzero(labels == number)[0])}: repeated action name(s) {repeated}")
+    for number, key in enumerate(table.keys):
+        if not isinstance(key, str):
+            n = np.flatnonzero(table.key == number)[0]
+            raise GameError(f"{where(n)}: player {player[n]}'s infoset key must be a string, got {key!r}")
+    chance_prob = table.chance_prob.copy()
+    if chance.size:
+        kids = _children(first_child, num_children, chance)
+        q = chance_prob[kids]
+        counts = num_children[chance]
+        starts = np.cumsum(counts) - counts  # of each chance node's outcomes in q
+        ok = np.isfinite(q) & (q >= 0)
+        node_ok = np.minimum.reduceat(ok, starts)
+        totals = np.add.reduceat(np.where(ok, q, 0.0), starts)
+        bad = ~node_ok | ~sums_to_one(totals, counts)
+        if bad.any():
+            k = int(np.argmax(bad))
+            n = chance[k]
+            shown = [float(x) for x in chance_prob[first_child[n]:first_child[n] + num_children[n]]]
+            problem = ("must be finite and non-negative" if not node_ok[k]
+                       else f"sum to {totals[k]:.9g}, not 1")
+            raise ChanceProbabilityError(f"{where(n)}: chance probabilities {shown} {problem}")
+        # Rescale what is further from 1 than the rounding of a float sum (rounded files).
+        rounded = np.abs(totals - 1.0) > counts * np.finfo(float).eps
+        if rounded.any():
+            chance_prob[kids] /= np.repeat(np.where(rounded, totals, 1.0), counts)
+    u = table.returns[terminal]
+    finite = np.isfinite(u).all(axis=1)
+    if not finite.all():
+        n = terminal[np.argmin(finite)]
+        raise GameError(f"{where(n)}: a terminal needs two finite payoffs, got {tuple(table.returns[n].tolist())}")
+    off = np.abs(u.sum(axis=1) - constant) > float(game.sum_tolerance) * np.maximum(1.0, np.abs(u).sum(axis=1))
+    if off.any():
+        k = int(np.argmax(off))
+        u0, u1 = u[k]
+        raise NotZeroSumError(
+            f"{where(terminal[k])}: terminal payoffs ({u0:g}, {u1:g}) sum to {u0 + u1:g}, but "
+            f"{game.name} is a constant-sum game with sum {constant:g}")
+    if decision.size == 0:
+        raise GameError(f"{game.name} has no decision for either player")
+    return chance_prob
+
+
+def _check_infosets(game, table, decision, infoset_of, infoset_node, own_seq, parent_seq):
+    """The histories of each infoset agree on the acting player, the actions and (perfect
+    recall) the acting player's last own sequence; the first history that does not is named."""
+    where = lambda n: _describe(game, table, n)  # noqa: E731
+    player, labels = table.player, table.labels
+    inf_player = player[infoset_node]
+    wrong_player = player[decision] != inf_player[infoset_of]
+    wrong_actions = labels[decision] != labels[infoset_node[infoset_of]]
+    forgets = own_seq != parent_seq[infoset_of]
+    problems = wrong_player | wrong_actions | forgets
+    if problems.any():
+        k = int(np.argmax(problems))
+        n, I = decision[k], infoset_of[k]
+        other, key, p = infoset_node[I], table.keys[table.key[decision[k]]], player[decision[k]]
+        if wrong_player[k]:
+            raise InfosetMismatchError(
+                f"infoset {key!r}: player {p} acts at {where(n)} but player {1 - p} acts at "
+                f"{where(other)} (a game whose infoset names are per player sets "
+                "player_scoped_infosets = True)")
+        if wrong_actions[k]:
+            raise InfosetMismatchError(
+                f"player {p}'s infoset {key!r}: {where(n)} has {list(table.label_lists[labels[n]])} "
+                f"but {where(other)} has {list(table.label_lists[labels[other]])}")
+        raise ImperfectRecallError(
+            f"player {p}'s infoset {key!r}: {where(n)} and {where(other)} follow different "
+            f"earlier moves or observations of player {p}, who would have to forget them "
+            "(perfect recall is required)")
+
+
+def _children(first_child, num_children, nodes) -> np.ndarray:
+    """The children of ``nodes``, concatenated in order."""
+    counts = num_children[nodes]
+    starts = np.repeat(first_child[nodes] - (np.cumsum(counts) - counts), counts)
+    return starts + np.arange(counts.sum())

@@ -322,7 +322,7 @@ MALFORMED = [
      + '}, "b": {"prob": 0.4, "state": {"terminal": 0}}}}}', ChanceProbabilityError,
      r"<text> at \$\.chance: chance probabilities \[0.5, 0.4\] sum to 0.9, not 1"),
     ('EFG 2 R "" { "" "" }\nc "" 1 { "x" 1/2 "y" -1/2 "z" 1 } 0\nt "" 1 { 0 0 }\nt "" 1\nt "" 1',
-     ChanceProbabilityError, r"line 2, column 1: chance probabilities .* finite non-negative"),
+     ChanceProbabilityError, r"line 2, column 1: chance probabilities \[0.5, -0.5, 1.0\] must be finite and non-negative"),
     (PLAYER.format("i", '"a": {"player": {"player_one": false, "infoset": "j", "actions": {}}}'),
      NoActionsError, r"at \$\.player\.actions\.a\.player: player 1 has no actions"),
     ('EFG 2 R "" { "" "" }\np "" 1 1 "i" { } 0', NoActionsError, r"line 2, column 1: player 0 has no actions"),
@@ -412,7 +412,7 @@ def test_explicit_games_check_their_structure():
         ExplicitGame([Node(0, "i", ("a", "a"), (1, 2)), leaf, leaf])
     with pytest.raises(GameError, match="two finite payoffs"):
         ExplicitGame([Node(0, "i", ("a",), (1,)), Node(TERMINAL, payoffs=(float("nan"), 0.0))])
-    with pytest.raises(GameError, match="infoset name must be a string"):
+    with pytest.raises(GameError, match="^the root: player 1's infoset key must be a string, got None"):
         ExplicitGame([Node(1, None, ("a",), (1,)), leaf])
     state = ExplicitGame([Node(0, "i", ("a",), (1,)), leaf]).initial_state()
     with pytest.raises(GameError, match=r"the root: no action 'b'; the actions are \['a'\]"):
@@ -423,8 +423,12 @@ def test_rounded_chance_probabilities_are_accepted_and_rescaled():
     text = ('EFG 2 D "" { "" "" } c "" 1 { "a" 0.333333 "b" 0.333333 "c" 0.333333 } 0 '
             'p "" 1 1 "i" { "x" } 0 t "" 1 { 1 -1 } p "" 1 2 "j" { "x" } 0 t "" 1 p "" 1 3 "k" { "x" } 0 t "" 1')
     game = read_efg(text)
-    assert sum(game.nodes[0].probs) == pytest.approx(1.0, abs=1e-15)
-    assert game.tree().chance_prob[1] == pytest.approx(1 / 3, abs=1e-15)
+    assert game.nodes[0].probs == (0.333333,) * 3          # the file's numbers are kept ...
+    assert game.tree().chance_prob[1] == pytest.approx(1 / 3, abs=1e-15)   # ... the tree rescales
+    assert game.tree().chance_prob[1:4].sum() == pytest.approx(1.0, abs=1e-15)
+    assert write_efg(game).count("0.333333 ") == 3         # and saving writes them back unchanged
+    with pytest.raises(ChanceProbabilityError, match="sum to 0.999996, not 1"):  # beyond 3 x 1e-6
+        read_efg(text.replace("0.333333", "0.333332"))
 
 
 # ----------------------------------------------------------------------------------- fuzzing

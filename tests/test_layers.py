@@ -69,3 +69,13 @@ def test_the_reader_of_the_graph_sees_imports():
 def test_no_import_cycle():
     cycle = find_cycle(import_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle)
+
+
+def test_the_argument_checks_sit_below_their_users():
+    graph = import_graph()
+    assert graph["cfrlib.checks"] <= {"cfrlib.errors"}
+    for user in ("cfrlib.tree", "cfrlib.regret_matching", "cfrlib.playouts", "cfrlib.comparison",
+                 "cfrlib.solvers.base"):
+        assert "cfrlib.checks" in graph[user], user
+    for module in ("cfrlib.regret_matching", "cfrlib.playouts"):  # no longer reach into the solvers
+        assert "cfrlib.solvers.base" not in graph[module], module

@@ -7,6 +7,7 @@ import cfrlib
 from cfrlib import games
 from cfrlib.evaluation import realization_plan
 from cfrlib.game import CHANCE, TERMINAL
+from cfrlib.games.explicit import ExplicitGame, Node
 from toy_games import RandomGame, TupleGame
 
 T = lambda u: ("terminal", u, -u)  # noqa: E731
@@ -74,16 +75,16 @@ def test_tree_is_cached_and_read_only():
 
 def test_bad_chance_probabilities():
     game = TupleGame(("chance", [("a", 0.5, T(1)), ("b", 0.4, ("player", 0, "I", [("x", T(0))]))]))
-    with pytest.raises(cfrlib.ChanceProbabilityError, match=r"chance node at the root.*sum to 1"):
+    with pytest.raises(cfrlib.ChanceProbabilityError, match=r"^the root: chance probabilities \[0.5, 0.4\] sum to 0.9, not 1"):
         game.tree()
     negative = TupleGame(("player", 0, "I", [("x", ("chance", [("a", 1.5, T(0)), ("b", -0.5, T(0))]))]))
-    with pytest.raises(cfrlib.ChanceProbabilityError, match="chance node 'x'"):
+    with pytest.raises(cfrlib.ChanceProbabilityError, match=r"^history 'x': chance probabilities \[1.5, -0.5\] must be finite and non-negative"):
         negative.tree()
 
 
 def test_not_zero_sum():
     game = TupleGame(("player", 0, "I", [("x", T(1)), ("y", ("terminal", 1, 1))]))
-    with pytest.raises(cfrlib.NotZeroSumError, match=r"terminal 'y': payoffs \(1, 1\) sum to 2"):
+    with pytest.raises(cfrlib.NotZeroSumError, match=r"^history 'y': terminal payoffs \(1, 1\) sum to 2, but toy is a constant-sum game with sum 0"):
         game.tree()
     assert TupleGame(("player", 0, "I", [("y", ("terminal", 3, -1))]), constant_sum=2).tree().num_nodes == 2
 
@@ -91,14 +92,14 @@ def test_not_zero_sum():
 def test_infoset_disagreeing_on_actions():
     game = TupleGame(("chance", [("a", 0.5, ("player", 0, "I", [("x", T(1)), ("y", T(0))])),
                                  ("b", 0.5, ("player", 0, "I", [("x", T(1))]))]))
-    with pytest.raises(cfrlib.InfosetMismatchError, match=r"infoset 'I' of player 0: history 'b'"):
+    with pytest.raises(cfrlib.InfosetMismatchError, match=r"^player 0's infoset 'I': history 'b' has \['x'\] but history 'a' has \['x', 'y'\]"):
         game.tree()
 
 
 def test_infoset_disagreeing_on_player():
     game = TupleGame(("chance", [("a", 0.5, ("player", 0, "I", [("x", T(1))])),
                                  ("b", 0.5, ("player", 1, "I", [("x", T(1))]))]))
-    with pytest.raises(cfrlib.InfosetMismatchError, match="player 1 acts at 'b' but player 0 acts at 'a'"):
+    with pytest.raises(cfrlib.InfosetMismatchError, match="infoset 'I': player 1 acts at history 'b' but player 0 acts at history 'a'"):
         game.tree()
     game.player_scoped_infosets = True  # names per player, as in game files
     assert game.tree().num_infosets == 2
@@ -108,12 +109,48 @@ def test_imperfect_recall():
     # player 0 chooses x or y, then forgets the choice at J
     forgetful = ("player", 0, "I", [("x", ("player", 0, "J", [("l", T(1)), ("r", T(0))])),
                                     ("y", ("player", 0, "J", [("l", T(0)), ("r", T(1))]))])
-    with pytest.raises(cfrlib.ImperfectRecallError, match="infoset 'J' of player 0: histories 'y' and 'x'"):
+    with pytest.raises(cfrlib.ImperfectRecallError, match="player 0's infoset 'J': history 'y' and history 'x' follow different"):
         TupleGame(forgetful).tree()
 
 
 def test_player_without_actions_and_bad_player():
-    with pytest.raises(cfrlib.GameError, match="0 legal actions"):
+    with pytest.raises(cfrlib.GameError, match="^the root: player 0 has no actions"):
         TupleGame(("player", 0, "I", [])).tree()
-    with pytest.raises(cfrlib.GameError, match="current_player"):
+    with pytest.raises(cfrlib.GameError, match=r"^the root: current_player\(\) returned 5"):
         TupleGame(("player", 5, "I", [("x", T(0))])).tree()
+
+
+def test_games_name_places_their_own_way():
+    class Described(TupleGame):
+        def describe(self, history):
+            return f"move {len(history)} ({'/'.join(history) or 'start'})"
+
+    game = Described(("player", 0, "I", [("x", ("chance", [("a", 0.7, T(0)), ("b", 0.7, T(0))]))]))
+    with pytest.raises(cfrlib.ChanceProbabilityError, match=r"^move 1 \(x\): chance probabilities \[0.7, 0.7\] sum to 1.4"):
+        game.tree()
+
+
+def test_answers_of_the_wrong_kind_are_named():
+    three = [Node(0, "I", ("x",), (1,)), Node(TERMINAL, payoffs=(1.0, -1.0, 0.0))]
+    with pytest.raises(cfrlib.GameError, match=r"^history 'x': returns\(\) gave \(1.0, -1.0, 0.0\), expected two payoffs"):
+        ExplicitGame(three)
+    with pytest.raises(cfrlib.GameError, match=r"^the root: chance probabilities gave \['half', 0.5\], expected numbers"):
+        TupleGame(("chance", [("a", "half", T(0)), ("b", 0.5, T(0))])).tree()
+    with pytest.raises(cfrlib.GameError, match=r"^the root: the infoset key \['I'\] must be strings"):
+        TupleGame(("player", 0, ["I"], [("x", T(0))])).tree()
+    with pytest.raises(cfrlib.GameError, match=r"^history 'x': player 1's infoset key must be a string, got 7"):
+        TupleGame(("player", 0, "I", [("x", ("player", 1, 7, [("y", T(0))]))])).tree()
+    with pytest.raises(cfrlib.GameError, match=r"^history 'x': a terminal needs two finite payoffs, got \(nan, 0.0\)"):
+        TupleGame(("player", 0, "I", [("x", ("terminal", float("nan"), 0.0))])).tree()
+
+
+def test_rounded_chance_probabilities_are_rescaled_and_exact_ones_kept():
+    third = ("chance", [(c, 0.333333, ("player", 0, c, [("x", T(1))])) for c in "abc"])
+    tree = TupleGame(third).tree()
+    assert np.allclose(tree.chance_prob[1:4], 1 / 3, rtol=0, atol=1e-15)
+    assert tree.chance_prob[1:4].sum() == pytest.approx(1.0, abs=1e-15)
+    sixths = ("chance", [(str(k), 1 / 6, T(k)) for k in range(6)])  # sum 0.9999999999999999 as given
+    assert list(TupleGame(("player", 0, "I", [("go", sixths)])).tree().chance_prob[2:]) == [1 / 6] * 6
+    off = ("chance", [(c, 0.33333, T(0)) for c in "abc"])
+    with pytest.raises(cfrlib.ChanceProbabilityError, match="sum to 0.99999, not 1"):
+        TupleGame(off).tree()

@@ -19,7 +19,10 @@ from collections.abc import Sequence
 from itertools import combinations_with_replacement
 from math import factorial, prod
 
+import numpy as np
+
 from ..game import CHANCE, TERMINAL, Game, State
+from ..tree import NodeTable
 
 LIAR = "liar"
 
@@ -58,6 +61,63 @@ class Bluff(Game):
         wild = str(self.sides)
         count = faces.count(str(f)) + (faces.count(wild) if f != self.sides else 0)
         return count >= q
+
+    def node_table(self) -> NodeTable | None:
+        """The compiler's table of every history, level by level with numpy (the same as the
+        walk of the states; tested). A betting history is the set of bids made so far, a
+        bitmask, since bids only go up. A subclass (which may change the states) is walked
+        instead."""
+        num_bids = len(self.bids)
+        if type(self) is not Bluff or num_bids > 30:  # 2^30 bid sets per deal would not fit in memory
+            return None
+        names = [tuple(r for r, _ in rolls) for rolls in self.rolls]
+        probs = [np.array([q for _, q in rolls]) for rolls in self.rolls]
+        n0, n1 = len(names[0]), len(names[1])
+        # label lists: the two deals, then the actions after the highest bid j - 1 (j = 0: none)
+        label_lists = [names[0], names[1]] + [tuple(self.bids[j:]) + ((LIAR,) if j else ())
+                                              for j in range(num_bids + 1)]
+        holds = np.array([[[self.bid_holds(b, (r0, r1)) for r1 in names[1]] for r0 in names[0]]
+                          for b in self.bids])
+        levels = [dict(player=[CHANCE], labels=[0], code=[-1], prob=[1.0], u0=[0.0]),
+                  dict(player=[CHANCE] * n0, labels=[1] * n0, code=[-1] * n0, prob=probs[0], u0=[0.0] * n0)]
+        r0, r1 = np.repeat(np.arange(n0), n1), np.tile(np.arange(n1), n0)
+        last = np.full(n0 * n1, -1)  # highest bid so far (the one a "liar" calls)
+        mask = np.zeros(n0 * n1, dtype=np.int64)
+        liar = np.zeros(n0 * n1, dtype=bool)
+        prob = np.tile(probs[1], n0)
+        t = 0  # actions so far: player t % 2 acts
+        while len(last):
+            p = t % 2
+            own = r0 if p == 0 else r1
+            caller = 1 - p  # at a "liar" node, who called it
+            loser = np.where(holds[np.maximum(last, 0), r0, r1], caller, 1 - caller)
+            levels.append(dict(player=np.where(liar, TERMINAL, p), labels=np.where(liar, -1, last + 3),
+                               code=np.where(liar, -1, ((own * 2 + p) << num_bids) | mask), prob=prob,
+                               u0=np.where(liar, np.where(loser == 0, -1.0, 1.0), 0.0)))
+            go = ~liar
+            count = np.where(go, num_bids - last - 1 + (last >= 0), 0)
+            up = np.repeat(np.arange(len(last)), count)
+            a = np.arange(len(up)) - np.repeat(np.cumsum(count) - count, count)
+            bid = last[up] + 1 + a
+            liar = bid >= num_bids
+            r0, r1, last = r0[up], r1[up], np.where(liar, last[up], bid)
+            mask = np.where(liar, mask[up], mask[up] | (np.int64(1) << np.minimum(bid, num_bids - 1)))
+            prob = np.ones(len(up))
+            t += 1
+        column = {k: np.concatenate([np.asarray(level[k]) for level in levels]) for k in levels[0]}
+        codes = column["code"]
+        present = np.zeros(2 * max(n0, n1) << num_bids, dtype=bool)
+        present[codes[codes >= 0]] = True
+        dense = np.cumsum(present) - 1
+        keys = []
+        for code in np.flatnonzero(present).tolist():
+            m, owner = code & ((1 << num_bids) - 1), code >> num_bids
+            bids = ",".join(b for j, b in enumerate(self.bids) if m >> j & 1)
+            keys.append(f"{names[owner % 2][owner // 2]}|{bids}")
+        returns = np.stack([column["u0"], -column["u0"]], axis=1)
+        return NodeTable(column["player"].astype(np.int8), column["labels"].astype(np.int64),
+                         np.where(codes >= 0, dense[np.maximum(codes, 0)], -1).astype(np.int64),
+                         column["prob"].astype(float), returns, label_lists, keys)
 
     def __repr__(self) -> str:
         return f"bluff(dice={self.dice}, sides={self.sides})"

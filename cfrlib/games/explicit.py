@@ -6,23 +6,18 @@ node (named outcomes with probabilities) or a decision node of player 0 or 1 (na
 the name of the player's information set). Node 0 is the root and every child has a larger
 number than its parent, so the list is a tree that can be checked and walked without recursion.
 
-:class:`ExplicitGame` checks the whole tree when it is built and names the offending node (by
-its place in the file when the game was read from one):
-
-* every decision node has at least one action, every chance node at least one outcome, and no
-  node repeats an action name (:class:`NoActionsError`, :class:`~cfrlib.errors.GameError`);
-* chance probabilities are non-negative and sum to 1 within ``1e-6`` per outcome (the rounding
-  of files that write six decimals); they are then rescaled to sum to 1
-  (:class:`~cfrlib.errors.ChanceProbabilityError`);
-* the nodes of one information set allow the same actions, and chance nodes sharing a chance
-  infoset name have the same outcomes and probabilities
-  (:class:`~cfrlib.errors.InfosetMismatchError`);
-* perfect recall: all nodes of an infoset of player ``i`` follow the same last own sequence
-  ``(I', a')`` of ``i`` (:class:`~cfrlib.errors.ImperfectRecallError`);
-* constant sum, with the rule of the Rust ``cfr`` crate: the range of ``u_0(z) + u_1(z)`` over
-  the terminals ``Z`` is at most 0.1% of the range of ``u_0(z)``
-  (:class:`NotConstantSumError`). The game's ``constant_sum`` is the midpoint of that range and
-  player 1's utility is taken as ``constant_sum - u_0(z)``.
+:class:`ExplicitGame` checks its nodes when it is built and names the offending node (by its
+place in the file when the game was read from one). Here, what only a list of nodes can get
+wrong: children that do not form a tree, as many action names as children, chance nodes
+sharing a chance infoset name with different outcomes or probabilities
+(:class:`~cfrlib.errors.InfosetMismatchError`), and the constant-sum rule of the Rust ``cfr``
+crate: the range of ``u_0(z) + u_1(z)`` over the terminals ``Z`` is at most 0.1% of the range
+of ``u_0(z)`` (:class:`NotConstantSumError`); the game's ``constant_sum`` is the midpoint of
+that range and player 1's utility is taken as ``constant_sum - u_0(z)``. Everything a game of
+any kind can get wrong (actions, chance probabilities, payoffs, infosets, perfect recall) is
+checked by the one validator of the compiler (:func:`cfrlib.tree.build_tree`), which runs as
+the game is built and names the nodes through ``ExplicitGame.describe``. Chance
+probabilities rounded in a file (1/3 written 0.333333) are accepted and rescaled there.
 
 :func:`~cfrlib.games.explicit_from_game` turns any game into this form (for saving the built-in games).
 """
@@ -34,13 +29,10 @@ import numbers
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from ..errors import (ChanceProbabilityError, GameError, ImperfectRecallError,
-                      InfosetMismatchError, NotZeroSumError)
+from ..errors import ChanceProbabilityError, GameError, InfosetMismatchError, NotZeroSumError
+from ..errors import NoActionsError  # noqa: F401 (re-exported from its old home)
 from ..game import CHANCE, TERMINAL, Game, State
-
-PROBABILITY_TOLERANCE = 1e-6
-"""Largest ``|sum of chance probabilities - 1|`` accepted, per outcome (files often round 1/3
-to 0.333333)."""
+from ..tree import describe_history
 
 CONSTANT_SUM_RATIO = 1e-3
 """The range of ``u_0 + u_1`` may be at most this fraction of the range of ``u_0``."""
@@ -48,10 +40,6 @@ CONSTANT_SUM_RATIO = 1e-3
 
 class NotConstantSumError(NotZeroSumError):
     """Terminal payoffs whose sum ``u_0 + u_1`` varies by more than 0.1% of the range of ``u_0``."""
-
-
-class NoActionsError(GameError):
-    """A decision node without actions or a chance node without outcomes."""
 
 
 @dataclass(frozen=True)
@@ -133,11 +121,13 @@ class ExplicitGame(Game):
         self.name = name
         self._locate = locate
         self.parents = _parents(self.nodes)
-        self.nodes = [_checked_node(self, n, node) for n, node in enumerate(self.nodes)]
-        _check_infosets(self)
+        for n, node in enumerate(self.nodes):
+            _check_shape(self, n, node)
+        _check_chance_infosets(self)
         self.constant_sum, self.sum_tolerance, self.not_constant_sum = _constant_sum(self)
         if self.not_constant_sum and require_constant_sum:
             raise NotConstantSumError(self.not_constant_sum)
+        super().tree()  # the structural checks, at once (the sum tolerance lets any sum pass)
 
     def initial_state(self) -> ExplicitState:
         return ExplicitState(self, 0)
@@ -166,8 +156,15 @@ class ExplicitGame(Game):
         """A readable description of node ``n``: its place in the file, or its history."""
         if self._locate is not None:
             return self._locate(self, n)
-        history = self.history(n)
-        return "history '" + " ".join(history) + "'" if history else "the root"
+        return describe_history(self.history(n))
+
+    def describe(self, history) -> str:
+        """The node reached by ``history`` (a tuple of action names), as :meth:`where` names it."""
+        n = 0
+        for a in history:
+            node = self.nodes[n]
+            n = node.children[node.labels.index(a)]
+        return self.where(n)
 
     def __repr__(self):
         return f"ExplicitGame({self.name!r}, {len(self.nodes):,} nodes)"
@@ -223,89 +220,41 @@ def _parents(nodes) -> list:
     return parent
 
 
-def _checked_node(game, n, node) -> Node:
-    """``node`` after the checks that need only the node itself (probabilities rescaled)."""
-    p = node.player
-    if p == TERMINAL:
-        if node.children or len(node.payoffs) != 2 or not all(_finite(u) for u in node.payoffs):
-            raise GameError(f"{game.where(n)}: a terminal needs two finite payoffs and no "
-                            f"children, got payoffs {node.payoffs!r}")
-        return node
-    if p not in (0, 1, CHANCE):
-        raise GameError(f"{game.where(n)}: player {p!r} is not 0, 1, CHANCE or TERMINAL")
-    if not node.labels:
-        what = "a chance node with no outcomes" if p == CHANCE else f"player {p} has no actions"
-        raise NoActionsError(f"{game.where(n)}: {what}")
+def _check_shape(game, n, node):
+    """What the list of nodes alone can get wrong at node ``n``."""
+    if node.player == TERMINAL:
+        if node.children:
+            raise GameError(f"{game.where(n)}: a terminal has no children")
+        return
     if len(node.labels) != len(node.children):
         raise GameError(f"{game.where(n)}: {len(node.labels)} action names for "
                         f"{len(node.children)} children")
-    if len(set(node.labels)) != len(node.labels):
-        repeated = sorted({a for a in node.labels if node.labels.count(a) > 1})
-        raise GameError(f"{game.where(n)}: repeated action name(s) {repeated}")
-    if p != CHANCE:
-        if not isinstance(node.infoset, str):
-            raise GameError(f"{game.where(n)}: player {p}'s infoset name must be a string, "
-                            f"got {node.infoset!r}")
-        return node
-    probs = node.probs
-    if len(probs) != len(node.labels) or not all(_finite(q) and q >= 0 for q in probs):
-        raise ChanceProbabilityError(f"{game.where(n)}: chance probabilities {list(probs)} "
-                                     f"must be {len(node.labels)} finite non-negative numbers")
-    total = math.fsum(probs)
-    if abs(total - 1.0) > PROBABILITY_TOLERANCE * len(probs):
-        raise ChanceProbabilityError(f"{game.where(n)}: chance probabilities {list(probs)} "
-                                     f"sum to {total:.9g}, not 1")
-    if abs(total - 1.0) > 1e-12:  # rescale rounded probabilities; keep exact ones as given
-        node = Node(CHANCE, node.infoset, node.labels, node.children,
-                    tuple(q / total for q in probs))
-    return node
+    if node.player == CHANCE and len(node.probs) != len(node.labels):
+        raise ChanceProbabilityError(f"{game.where(n)}: {len(node.probs)} chance probabilities "
+                                     f"for {len(node.labels)} outcomes")
 
 
-def _check_infosets(game):
-    """Same actions (and chance probabilities) across an infoset, and perfect recall.
-
-    ``seq[n][i]`` is player ``i``'s last own sequence ``(infoset number, action)`` above node
-    ``n``; every node of an infoset of player ``i`` must have the same one.
-    """
-    nodes = game.nodes
-    seen = {}  # (player, name) -> (infoset number, first node, its last own sequence)
-    seq = [None] * len(nodes)
-    seq[0] = (None, None)
-    for n, node in enumerate(nodes):
-        p = node.player
-        if p == TERMINAL:
+def _check_chance_infosets(game):
+    """Chance nodes that share a chance infoset name have the same outcomes and probabilities."""
+    first = {}
+    for n, node in enumerate(game.nodes):
+        if node.player != CHANCE or node.infoset is None:
             continue
-        if node.infoset is not None:
-            ident = (p, node.infoset)
-            if ident not in seen:
-                seen[ident] = (len(seen), n, seq[n][p] if p != CHANCE else None)
-            number, first, first_seq = seen[ident]
-            other = nodes[first]
-            who = "chance" if p == CHANCE else f"player {p}'s"
-            if other.labels != node.labels or (p == CHANCE and other.probs != node.probs):
-                shown = ((lambda x: list(zip(x.labels, x.probs))) if p == CHANCE
-                         else (lambda x: list(x.labels)))
-                raise InfosetMismatchError(
-                    f"{who} infoset {node.infoset!r}: {game.where(n)} has {shown(node)} "
-                    f"but {game.where(first)} has {shown(other)}")
-            if p != CHANCE and seq[n][p] != first_seq:
-                raise ImperfectRecallError(
-                    f"player {p}'s infoset {node.infoset!r}: {game.where(n)} and "
-                    f"{game.where(first)} follow different earlier moves or observations of "
-                    f"player {p}, who would have to forget them (perfect recall is required)")
-        for a, c in enumerate(node.children):
-            if p == CHANCE:
-                seq[c] = seq[n]
-            else:
-                own = (number, a)
-                seq[c] = (own, seq[n][1]) if p == 0 else (seq[n][0], own)
-        seq[n] = None
+        other = game.nodes[first.setdefault(node.infoset, n)]
+        if (other.labels, other.probs) != (node.labels, node.probs):
+            raise InfosetMismatchError(
+                f"chance infoset {node.infoset!r}: {game.where(n)} has "
+                f"{list(zip(node.labels, node.probs))} but {game.where(first[node.infoset])} has "
+                f"{list(zip(other.labels, other.probs))}")
 
 
 def _constant_sum(game):
     """``(constant_sum, sum_tolerance, problem)`` from the terminal payoffs, by the 0.1% rule
     (``problem`` is ``None`` or says where the rule fails)."""
-    terminals = [n for n, node in enumerate(game.nodes) if node.player == TERMINAL]
+    terminals = [n for n, node in enumerate(game.nodes) if node.player == TERMINAL
+                 and len(node.payoffs) == 2 and all(_finite(u) for u in node.payoffs)]
+    if not terminals:  # the compiler says what is wrong with the payoffs
+        return 0.0, Game.sum_tolerance, None
     sums = [game.nodes[n].payoffs[0] + game.nodes[n].payoffs[1] for n in terminals]
     u0 = [game.nodes[n].payoffs[0] for n in terminals]
     low = min(range(len(sums)), key=sums.__getitem__)

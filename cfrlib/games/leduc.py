@@ -24,9 +24,14 @@ but the tree has 288 infosets instead of 936.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 from ..game import CHANCE, TERMINAL, Game, State
+from ..tree import NodeTable
 
 RANK_NAMES = "23456789TJQKA"
 SUIT_NAMES = "shdc"
@@ -92,6 +97,101 @@ class Leduc(Game):
         """Showdown strength of a private card with the board: pairs first, then rank."""
         return (self._rank[private] == self._rank[board], self._rank[private])
 
+    def node_table(self) -> NodeTable | None:
+        """The compiler's table of every history, built with numpy (the same as the walk of the
+        states; tested). The betting does not depend on the cards, so it is walked once, on one
+        deal, as the *public tree*; a history is then a public node and the cards dealt.
+        A subclass (which may change the states) is walked instead."""
+        if type(self) is not Leduc:
+            return None
+        C = len(self.cards)
+        card = {c: i for i, c in enumerate(self.cards)}
+        label_ids: dict[tuple[str, ...], int] = {}  # action lists and chance outcome lists
+
+        def label(names: Iterable[str]) -> int:
+            return label_ids.setdefault(tuple(names), len(label_ids))
+
+        # The public tree, breadth first, on a stand-in deal (the board leads to one node).
+        first = self.deal_probabilities(())[0][0]
+        second = self.deal_probabilities((first,))[0][0]
+        public = [LeducState(self, (first, second), ("",), (self.ante, self.ante))]
+        kinds: list[int] = []
+        move_labels: list[int] = []
+        children: list[range] = []
+        folds: list[float] = []
+        for state in public:
+            kinds.append(state.player)
+            names = state.legal_actions()[:1] if state.player == CHANCE else state.legal_actions()
+            move_labels.append(label(names) if state.player >= 0 else -1)
+            children.append(range(len(public), len(public) + len(names)))
+            public.extend(state.child(a) for a in names)
+            folded = state.player == TERMINAL and state.rounds[-1].endswith("f")
+            folds.append(state.returns()[0] if folded else np.nan)
+        kind = np.array(kinds, dtype=np.int8)
+        moves, fold_u0 = np.array(move_labels), np.array(folds)
+        chips = np.array([s.chips for s in public], dtype=float)
+        num_moves = np.array([len(c) for c in children])
+        child = np.zeros((len(public), num_moves.max()), dtype=np.int64)
+        for n, kids in enumerate(children):
+            child[n, :len(kids)] = kids
+
+        # Per pair of private cards: the board's outcomes; per deal of three: who wins.
+        board_card = np.zeros((C, C, C), dtype=np.int64)
+        board_prob = np.zeros((C, C, C))
+        board_count = np.zeros((C, C), dtype=np.int64)
+        board_label = np.full((C, C), -1)
+        deal0 = self.deal_probabilities(())
+        deal1 = [self.deal_probabilities((c,)) for c, _ in deal0]
+        for c, after in zip(deal0, deal1):
+            for d, _ in after:
+                outcomes = self.deal_probabilities((c[0], d))
+                a, b = card[c[0]], card[d]
+                board_count[a, b] = len(outcomes)
+                board_card[a, b, :len(outcomes)] = [card[z] for z, _ in outcomes]
+                board_prob[a, b, :len(outcomes)] = [q for _, q in outcomes]
+                board_label[a, b] = label(z for z, _ in outcomes)
+        strength = [[self.strength(a, z) for z in self.cards] for a in self.cards]
+        winner = np.array([[[(strength[a][z] > strength[b][z]) - (strength[b][z] > strength[a][z])
+                             for z in range(C)] for b in range(C)] for a in range(C)])
+
+        levels: list[tuple[NDArray[Any], ...]] = [(np.array([CHANCE]), np.array([label(c for c, _ in deal0)]), np.array([-1]),
+                   np.array([1.0]), np.zeros(1)),
+                  (np.full(len(deal0), CHANCE), np.array([label(d for d, _ in after) for after in deal1]),
+                   np.full(len(deal0), -1), np.array([q for _, q in deal0]), np.zeros(len(deal0)))]
+        c0 = np.array([card[c] for (c, _), after in zip(deal0, deal1) for _ in after])
+        c1 = np.array([card[d] for after in deal1 for d, _ in after])
+        prob = np.array([q for after in deal1 for _, q in after])
+        pub, board = np.zeros(len(c0), dtype=np.int64), np.full(len(c0), -1)
+        while len(pub):
+            k = kind[pub]
+            dealing = k == CHANCE
+            win = winner[c0, c1, board]  # (board -1 only where it is not used)
+            showdown = np.where(win > 0, chips[pub, 1], np.where(win < 0, -chips[pub, 0], 0.0))
+            levels.append((k, np.where(dealing, board_label[c0, c1], moves[pub]),
+                           np.where(k >= 0, (pub * C + np.where(k == 0, c0, c1)) * (C + 1) + board + 1, -1),
+                           prob, np.where(k == TERMINAL, np.where(np.isnan(fold_u0[pub]), showdown, fold_u0[pub]), 0.0)))
+            count = np.where(dealing, board_count[c0, c1], num_moves[pub])
+            up = np.repeat(np.arange(len(pub)), count)
+            a = np.arange(len(up)) - np.repeat(np.cumsum(count) - count, count)
+            dealt = dealing[up]
+            c0, c1 = c0[up], c1[up]
+            board = np.where(dealt, board_card[c0, c1, a], board[up])
+            prob = np.where(dealt, board_prob[c0, c1, a], 1.0)
+            pub = child[pub[up], np.where(dealt, 0, a)]
+
+        player, labels, code, prob, u0 = (np.concatenate(column) for column in zip(*levels))
+        codes, key = np.unique(code[code >= 0], return_inverse=True)
+        keys = []
+        for c in codes.tolist():
+            rest, b = divmod(c, C + 1)
+            n, own = divmod(rest, C)
+            dealt = [self.cards[own]] * 2 + ([self.cards[b - 1]] if b else [])
+            keys.append(LeducState(self, tuple(dealt), public[n].rounds, public[n].chips).infoset_key())
+        node_key = np.full(len(player), -1, dtype=np.int64)
+        node_key[code >= 0] = key.ravel()
+        return NodeTable(player.astype(np.int8), labels.astype(np.int64), node_key, prob.astype(float),
+                         np.stack([u0, -u0], axis=1), list(label_ids), keys)
+
     def __repr__(self) -> str:
         return "leduc()" if self._is_standard() else f"leduc{self._options()}"
 
@@ -99,13 +199,17 @@ class Leduc(Game):
 class LeducState(State):
     """A Leduc history: cards dealt (two private, then the board), betting per round, chips in."""
 
-    __slots__ = ("game", "cards", "rounds", "chips")
+    __slots__ = ("game", "cards", "rounds", "chips", "player")
 
     def __init__(self, game: Leduc, cards: tuple[str, ...], rounds: tuple[str, ...],
                  chips: tuple[float, float]) -> None:
         self.game, self.cards, self.rounds, self.chips = game, cards, rounds, chips
+        self.player = self._to_act()  # asked several times per history: worked out once
 
     def current_player(self) -> int:
+        return self.player
+
+    def _to_act(self) -> int:
         betting = self.rounds[-1]
         if betting.endswith("f"):
             return TERMINAL
@@ -117,12 +221,12 @@ class LeducState(State):
         return len(betting) % 2
 
     def chance_outcomes(self) -> list[tuple[str, float]]:
-        if not self.is_chance():
+        if self.player != CHANCE:
             return super().chance_outcomes()
         return self.game.deal_probabilities(self.cards)
 
     def legal_actions(self) -> list[str]:
-        p = self.current_player()
+        p = self.player
         if p == CHANCE:
             return [c for c, _ in self.chance_outcomes()]
         if p == TERMINAL:
@@ -136,7 +240,7 @@ class LeducState(State):
         return actions
 
     def child(self, action: str) -> LeducState:
-        if self.is_chance():
+        if self.player == CHANCE:
             cards = self.cards + (action,)
             rounds = self.rounds if len(cards) <= 2 else self.rounds + ("",)
             return LeducState(self.game, cards, rounds, self.chips)
@@ -151,8 +255,7 @@ class LeducState(State):
                           (chips[0], chips[1]))
 
     def infoset_key(self) -> str:
-        p = self.current_player()
-        key = f"{self.cards[p]}|{self.rounds[0]}"
+        key = f"{self.cards[self.player]}|{self.rounds[0]}"
         if len(self.rounds) == 2:
             key += f"|{self.cards[2]}|{self.rounds[1]}"
         return key

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..checks import check_iterations, check_seed, check_tolerance  # noqa: F401 (re-exported: their old home)
 from ..errors import SolverError
 from ..evaluation import exploitability
 
@@ -27,22 +28,6 @@ class SolverRegistry(dict):
 
 
 SOLVERS = SolverRegistry()
-
-
-def check_iterations(n, name="iterations") -> int:
-    """``n`` as an int, or a :class:`SolverError` if it is not a non-negative integer."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise SolverError(f"{name} must be a non-negative integer, got {n!r}")
-    if n < 0:
-        raise SolverError(f"{name} must be a non-negative integer, got {n}")
-    return int(n)
-
-
-def check_seed(seed) -> int:
-    """``seed`` as an int, or a :class:`SolverError` if it is not an integer."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise SolverError(f"seed must be an integer, got {seed!r}")
-    return int(seed)
 
 
 def check_two_player_constant_sum(game):
@@ -210,8 +195,8 @@ class Solver:
         every = check_iterations(eval_every, "eval_every")
         if every == 0:
             raise SolverError("eval_every must be a positive integer")
-        if target_exploitability is not None and not target_exploitability > 0:
-            raise SolverError(f"target_exploitability must be positive, got {target_exploitability!r}")
+        if target_exploitability is not None:
+            check_tolerance(target_exploitability, "target_exploitability")
         log = log if log is not None else ConvergenceLog(self.name)
         if not log.rows or log.rows[-1][0] != self.iterations:
             log.append(self.iterations, self.nodes_touched, self.seconds, self.exploitability())
