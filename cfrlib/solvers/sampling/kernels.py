@@ -157,43 +157,64 @@ def pick(probs, I, k, u):
 
 # ------------------------------------------------------------------------ chance sampling
 @njit(cache=True)
-def _cs_walk(t, n, r0, r1, updating, regret, strategy_sum, sigma, work, level,
-             rng, pending, count, touched):
-    touched[0] += 1
-    p = t.player[n]
-    if p == TERMINAL:
-        return t.utility[0, n]
-    if p == CHANCE:
-        child = chance_child(t, n, draw(rng, pending, count))
-        return _cs_walk(t, child, r0, r1, updating, regret, strategy_sum, sigma, work,
-                        level, rng, pending, count, touched)
-    if r0 == 0.0 and r1 == 0.0:
-        return 0.0
-    I = t.infoset[n]
-    k = t.num_actions[I]
-    f = t.first_child[n]
-    q = work[level]
-    for a in range(k):
-        s = sigma[I, a]
-        if p == 0:
-            q[a] = _cs_walk(t, f + a, r0 * s, r1, updating, regret, strategy_sum, sigma,
-                            work, level + 1, rng, pending, count, touched)
-        else:
-            q[a] = _cs_walk(t, f + a, r0, r1 * s, updating, regret, strategy_sum, sigma,
-                            work, level + 1, rng, pending, count, touched)
-    v = 0.0
-    for a in range(k):
-        v += sigma[I, a] * q[a]
-    if updating == p or updating == 2:
-        for a in range(k):
+def _cs_walk(t, updating, regret, strategy_sum, sigma, stack, rng, pending, count):
+    """One traversal of ``chance_sampling_cfr`` updating player ``updating`` (2: both), the
+    recursion unrolled: going down, every decision node not pruned pushes a frame (``stack.node``,
+    the action being walked ``stack.action``, the reaches ``stack.reach`` ``(pi_0, pi_1)`` of
+    the node and the values ``stack.q`` of the children done); chance nodes pass their child's
+    value up unchanged. Returns the number of nodes touched."""
+    touched, depth, n, r0, r1 = 0, 0, 0, 1.0, 1.0
+    while True:
+        while True:                                             # down to a value
+            touched += 1
+            p = t.player[n]
+            if p == TERMINAL:
+                v = t.utility[0, n]
+                break
+            if p == CHANCE:
+                n = chance_child(t, n, draw(rng, pending, count))
+                continue
+            if r0 == 0.0 and r1 == 0.0:
+                v = 0.0
+                break
+            stack.node[depth], stack.action[depth] = n, 0
+            stack.reach[depth, 0], stack.reach[depth, 1] = r0, r1
+            depth += 1
             if p == 0:
-                regret[I, a] += r1 * (q[a] - v)
-                strategy_sum[I, a] += r0 * sigma[I, a]
+                r0 = r0 * sigma[t.infoset[n], 0]
             else:
-                regret[I, a] += r0 * (v - q[a])
-                strategy_sum[I, a] += r1 * sigma[I, a]
-        regret_match(regret, sigma, I, k)
-    return v
+                r1 = r1 * sigma[t.infoset[n], 0]
+            n = t.first_child[n]
+        while depth > 0:                                        # up, finishing nodes
+            d = depth - 1
+            m, a = stack.node[d], stack.action[d]
+            I, p = t.infoset[m], t.player[m]
+            k = t.num_actions[I]
+            stack.q[d, a] = v
+            r0, r1 = stack.reach[d, 0], stack.reach[d, 1]
+            if a + 1 < k:                                       # next child of m
+                stack.action[d] = a + 1
+                if p == 0:
+                    r0 = r0 * sigma[I, a + 1]
+                else:
+                    r1 = r1 * sigma[I, a + 1]
+                n = t.first_child[m] + a + 1
+                break
+            v = 0.0
+            for b in range(k):
+                v += sigma[I, b] * stack.q[d, b]
+            if updating == p or updating == 2:
+                for b in range(k):
+                    if p == 0:
+                        regret[I, b] += r1 * (stack.q[d, b] - v)
+                        strategy_sum[I, b] += r0 * sigma[I, b]
+                    else:
+                        regret[I, b] += r0 * (v - stack.q[d, b])
+                        strategy_sum[I, b] += r1 * sigma[I, b]
+                regret_match(regret, sigma, I, k)
+            depth -= 1
+        if depth == 0:
+            return touched
 
 
 @njit(cache=True)
@@ -201,49 +222,81 @@ def chance_sampling(t, iterations, alternating, regret, strategy_sum, sigma, rng
     """``iterations`` iterations of chance-sampled CFR (``cfrlib.textbook.sampling.
     chance_sampling_cfr``): a walk for player 0 then one for player 1, or one walk for both
     when not ``alternating``. Returns the number of nodes touched."""
-    touched = np.zeros(1, dtype=np.int64)
-    work = np.zeros((t.depth, regret.shape[1]))
-    root, level = np.int64(0), np.int64(0)
-    schedule = np.array([0, 1]) if alternating else np.array([2])
+    stack = _stack(t.depth, regret.shape[1])
+    touched = 0
     for _ in range(iterations):
-        for updating in schedule:
-            _cs_walk(t, root, 1.0, 1.0, updating, regret, strategy_sum, sigma, work, level,
-                     rng, pending, count, touched)
-    return touched[0]
+        if alternating:
+            touched += _cs_walk(t, 0, regret, strategy_sum, sigma, stack, rng, pending, count)
+            touched += _cs_walk(t, 1, regret, strategy_sum, sigma, stack, rng, pending, count)
+        else:
+            touched += _cs_walk(t, 2, regret, strategy_sum, sigma, stack, rng, pending, count)
+    return touched
+
+
+class Stack(NamedTuple):
+    """The frames of an unrolled recursion, one per level: ``node``, ``action`` (the child being
+    walked), ``reach`` (``pi_0, pi_1``) and ``q`` (the values of the children done)."""
+
+    node: np.ndarray
+    action: np.ndarray
+    reach: np.ndarray
+    q: np.ndarray
+
+
+@njit(cache=True)
+def _stack(depth, width):
+    return Stack(np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.int64),
+                 np.zeros((depth, 2)), np.zeros((depth, width)))
 
 
 # ---------------------------------------------------------------------- external sampling
 @njit(cache=True)
-def _es_walk(t, n, i, regret, strategy_sum, sigma, work, level, rng, pending, count, touched):
-    touched[0] += 1
-    p = t.player[n]
-    if p == i:
-        I = t.infoset[n]
-        k = t.num_actions[I]
-        f = t.first_child[n]
-        q = work[level]
-        for a in range(k):
-            q[a] = _es_walk(t, f + a, i, regret, strategy_sum, sigma, work, level + 1,
-                            rng, pending, count, touched)
-        v = 0.0
-        for a in range(k):
-            v += sigma[I, a] * q[a]
-        for a in range(k):
-            regret[I, a] += q[a] - v
-        regret_match(regret, sigma, I, k)
-        return v
-    if p == TERMINAL:
-        return t.utility[i, n]
-    u = draw(rng, pending, count)
-    if p == CHANCE:
-        return _es_walk(t, chance_child(t, n, u), i, regret, strategy_sum, sigma, work,
-                        level + 1, rng, pending, count, touched)
-    I = t.infoset[n]
-    k = t.num_actions[I]
-    for a in range(k):
-        strategy_sum[I, a] += sigma[I, a]
-    return _es_walk(t, t.first_child[n] + pick(sigma, I, k, u), i, regret, strategy_sum, sigma,
-                    work, level + 1, rng, pending, count, touched)
+def _es_walk(t, i, regret, strategy_sum, sigma, stack, rng, pending, count):
+    """One traversal of ``external_sampling`` for player ``i``, the recursion unrolled: the
+    traverser's nodes push a frame (``stack.node``, ``stack.action``, ``stack.q``) while their
+    children are walked one after the other; chance and opponent nodes sample one child and
+    pass its value up unchanged. Returns the number of nodes touched."""
+    touched, depth, n = 0, 0, 0
+    while True:
+        while True:                                             # down to a terminal
+            touched += 1
+            p = t.player[n]
+            if p == i:
+                stack.node[depth], stack.action[depth] = n, 0
+                depth += 1
+                n = t.first_child[n]
+                continue
+            if p == TERMINAL:
+                break
+            u = draw(rng, pending, count)
+            if p == CHANCE:
+                n = chance_child(t, n, u)
+                continue
+            I = t.infoset[n]
+            k = t.num_actions[I]
+            for a in range(k):
+                strategy_sum[I, a] += sigma[I, a]               # simple average update
+            n = t.first_child[n] + pick(sigma, I, k, u)
+        v = t.utility[i, n]
+        while depth > 0:                                        # up, finishing i's nodes
+            d = depth - 1
+            m, a = stack.node[d], stack.action[d]
+            I = t.infoset[m]
+            k = t.num_actions[I]
+            stack.q[d, a] = v
+            if a + 1 < k:
+                stack.action[d] = a + 1
+                n = t.first_child[m] + a + 1
+                break
+            v = 0.0
+            for b in range(k):
+                v += sigma[I, b] * stack.q[d, b]
+            for b in range(k):
+                regret[I, b] += stack.q[d, b] - v
+            regret_match(regret, sigma, I, k)
+            depth -= 1
+        if depth == 0:
+            return touched
 
 
 @njit(cache=True)
@@ -251,14 +304,12 @@ def external_sampling(t, iterations, regret, strategy_sum, sigma, rng, pending, 
     """``iterations`` iterations of external-sampling MCCFR (``cfrlib.textbook.sampling.
     external_sampling``), a walk for player 0 then one for player 1. Returns the number of
     nodes touched."""
-    touched = np.zeros(1, dtype=np.int64)
-    work = np.zeros((t.depth, regret.shape[1]))
-    root, level = np.int64(0), np.int64(0)
+    stack = _stack(t.depth, regret.shape[1])
+    touched = 0
     for _ in range(iterations):
         for i in range(2):
-            _es_walk(t, root, np.int64(i), regret, strategy_sum, sigma, work, level,
-                     rng, pending, count, touched)
-    return touched[0]
+            touched += _es_walk(t, i, regret, strategy_sum, sigma, stack, rng, pending, count)
+    return touched
 
 
 # ----------------------------------------------------------------------- outcome sampling
