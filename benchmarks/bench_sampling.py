@@ -50,11 +50,15 @@ SOLVERS = {  # name -> (constructor, OpenSpiel class or None)
 ANCHOR = """
 import json, sys, time
 import pyspiel
-game_name, solver_name, warmup, iterations = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+game_name, solver_name, warmup, budget_ms = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 solver = getattr(pyspiel, solver_name)(pyspiel.load_game(game_name))
 run = solver.run_iteration
 for _ in range(warmup):
     run()
+start = time.perf_counter()
+for _ in range(200):
+    run()
+iterations = max(200, int(budget_ms / ((time.perf_counter() - start) / 200 * 1e3)))
 for line in sys.stdin:                      # one timed run per line received
     start = time.perf_counter()
     for _ in range(iterations):
@@ -74,11 +78,11 @@ def anchor_python() -> Path | None:
 
 class Anchor:
     """An OpenSpiel solver in a subprocess of ``python``: warmed up once, then ``timed()``
-    returns the ms per iteration of one run of ``iterations`` iterations."""
+    returns the ms per iteration of one run of about ``budget_ms``."""
 
-    def __init__(self, python, game, solver, warmup, iterations):
+    def __init__(self, python, game, solver, warmup, budget_ms):
         self.process = subprocess.Popen(
-            [str(python), "-c", ANCHOR, game, solver, str(warmup), str(iterations)],
+            [str(python), "-c", ANCHOR, game, solver, str(warmup), str(budget_ms)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def timed(self) -> float:
@@ -95,8 +99,8 @@ class Anchor:
 
 
 def cfrlib_timer(make, game, backend, warmup, budget_ms):
-    """``(timed, iterations, nodes per iteration)``: ``timed()`` returns the ms per iteration of
-    one run of ``iterations`` iterations, sized to take about ``budget_ms``."""
+    """``(timed, nodes_per_iteration)``: ``timed()`` returns the ms per iteration of one run
+    sized to take about ``budget_ms``; ``nodes_per_iteration()`` over the runs so far."""
     solver = make(game, backend).iterate(warmup)
     start = time.perf_counter()
     solver.iterate(200)
@@ -112,7 +116,7 @@ def cfrlib_timer(make, game, backend, warmup, budget_ms):
     def nodes_per_iteration():
         return (solver.nodes_touched - nodes) / (solver.iterations - done)
 
-    return timed, iterations, nodes_per_iteration
+    return timed, nodes_per_iteration
 
 
 def main():
@@ -127,10 +131,10 @@ def main():
         game.tree()
         rows = []
         for name, (make, anchor_class) in SOLVERS.items():
-            timed, iterations, nodes = cfrlib_timer(make, game, "tree", warmup, budget)
+            timed, nodes = cfrlib_timer(make, game, "tree", warmup, budget)
             anchor = None
             if python is not None and anchor_class is not None:
-                anchor = Anchor(python, game_name, anchor_class, warmup, iterations)
+                anchor = Anchor(python, game_name, anchor_class, warmup, budget)
             ours, theirs = [], []
             for _ in range(repeat):
                 ours.append(timed())
@@ -138,7 +142,7 @@ def main():
                     theirs.append(anchor.timed())
             if anchor is not None:
                 anchor.close()
-            slow, _, _ = cfrlib_timer(make, game, "states", 100, budget / 4)
+            slow, _ = cfrlib_timer(make, game, "states", 100, budget / 4)
             textbook = statistics.median(slow() for _ in range(3))
             fast, best, per = statistics.median(ours), min(ours), nodes()
             row = {"solver": name, "nodes/it": f"{per:.1f}", "cfrlib ms/it": f"{fast:.5f}",

@@ -446,3 +446,21 @@ def test_solvers_run_from_an_installed_wheel_with_their_own_cache(tmp_path):
     assert runs[0][0].startswith(str(tmp_path / "site"))
     assert any((tmp_path / "numba").rglob("*kernels.external_sampling*.nbi"))
     assert runs[0][1] == str(ExternalSamplingMCCFR(LEDUC, seed=5).iterate(200).exploitability())
+
+
+def test_numba_cache_falls_back_to_the_temporary_directory(monkeypatch):
+    """With ``NUMBA_CACHE_DIR`` unset and neither the package's ``__pycache__`` nor the user's
+    cache directory writable (a read-only install and home), the walks cache in the temporary
+    directory instead of failing to import; otherwise numba's own choice stands."""
+    import tempfile
+
+    import numba
+
+    from cfrlib.solvers.sampling import kernels
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", "")
+    assert kernels.cache_fallback() is None                     # this checkout is writable
+    monkeypatch.setattr(kernels, "_writable", lambda folder: False)
+    assert kernels.cache_fallback() == os.path.join(tempfile.gettempdir(), "cfrlib-numba-cache")
+    monkeypatch.setattr(numba.config, "CACHE_DIR", "/somewhere/chosen")
+    assert kernels.cache_fallback() is None

@@ -9,9 +9,9 @@ the same order, so that with the same draws they give the same numbers, bit for 
 Draws: one uniform per sampled node, in traversal order, from ``rng`` (the solver's
 ``numpy.random.Generator``: numba draws from its bit generator exactly what ``rng.random()``
 would) after the ``pending`` draws restored from a save file (``pending[:count[0]]``, next draw
-last). ``cache=True`` keeps the machine code on disk (numba's ``__pycache__`` next to this file,
-or its user-wide fallback when the package directory is read-only), so only the first import on
-a machine pays the compile.
+last). ``cache=True`` keeps the machine code on disk (``NUMBA_CACHE_DIR`` when set, else the
+``__pycache__`` next to this file, else numba's user-wide cache, else ``cache_fallback``), so only
+the first use on a machine pays the compile (some seconds); later processes load it.
 
 Tables (``num_infosets x max_actions``, zero beyond an infoset's ``num_actions[I]`` legal
 actions): ``regret`` ``R^T(I, a)``, ``strategy_sum`` ``S(I, a)`` and ``sigma``, regret matching on
@@ -63,7 +63,7 @@ if (_FALLBACK := cache_fallback()) is not None:
 
 
 class KernelTree(NamedTuple):
-    """Per node: ``player``, ``infoset``, ``first_child``, ``utility`` (``2 x num_nodes``: each
+    """Per node: ``player``, ``infoset``, ``first_child``, ``num_children``, ``utility`` (``2 x num_nodes``: each
     player's payoff at terminals), ``chance_prob`` (of the edge into the node), ``chance_cum``
     (running sum of the chance probabilities of the node and its elder siblings) and
     ``chance_last`` (at a chance node, its last child of positive probability, picked by a
