@@ -5,7 +5,6 @@ from __future__ import annotations
 from ...errors import SolverError
 from ...textbook.sampling import chance_sampling_cfr
 from ..base import register
-from . import kernels
 from .common import SamplingSolver
 
 
@@ -45,5 +44,5 @@ class ChanceSamplingCFR(SamplingSolver):
             chance_sampling_cfr(self.game.initial_state(), players, (1.0, 1.0), table, rng)
 
     def _tree_iterations(self, t, n):
-        return kernels.chance_sampling(t.kernel, n, self.alternating, t.regret, t.strategy_sum,
+        return t.walks.chance_sampling(t.flat, n, self.alternating, t.regret, t.strategy_sum,
                                        t.sigma, self.rng, t.pending, t.count)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from ...textbook.sampling import external_sampling
 from ..base import register
-from . import kernels
 from .common import SamplingSolver
 
 
@@ -34,5 +33,5 @@ class ExternalSamplingMCCFR(SamplingSolver):
             external_sampling(self.game.initial_state(), i, table, rng)
 
     def _tree_iterations(self, t, n):
-        return kernels.external_sampling(t.kernel, n, t.regret, t.strategy_sum, t.sigma,
+        return t.walks.external_sampling(t.flat, n, t.regret, t.strategy_sum, t.sigma,
                                          self.rng, t.pending, t.count)

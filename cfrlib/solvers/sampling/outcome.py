@@ -7,7 +7,6 @@ from numbers import Real
 from ...errors import SolverError
 from ...textbook.sampling import outcome_sampling
 from ..base import register
-from . import kernels
 from .common import SamplingSolver
 
 
@@ -47,5 +46,5 @@ class OutcomeSamplingMCCFR(SamplingSolver):
             outcome_sampling(self.game.initial_state(), i, 1.0, 1.0, table, rng, self.epsilon)
 
     def _tree_iterations(self, t, n):
-        return kernels.outcome_sampling(t.kernel, n, self.epsilon, t.regret, t.strategy_sum,
+        return t.walks.outcome_sampling(t.flat, n, self.epsilon, t.regret, t.strategy_sum,
                                         t.sigma, self.rng, t.pending, t.count)

@@ -25,7 +25,6 @@ import numpy as np
 from ...errors import SolverError, StrategyError
 from ...strategy import Strategy
 from ...textbook.sampling import InfosetNode, InfosetTable, regret_matching
-from .kernels import kernel_tree, regret_match
 
 
 class TableStrategy(Strategy):
@@ -91,9 +90,12 @@ class TreeTables:
     infoset order; ``pending``/``count`` hold draws restored from a save file (next draw last)."""
 
     def __init__(self, game, rng):
+        from . import kernels   # numba is imported (about 0.6 s) when a compiled walk is wanted
+
         self.game, self.rng = game, rng
+        self.walks = kernels
         self.tree = game.tree()
-        self.kernel = kernel_tree(self.tree)
+        self.flat = kernels.kernel_tree(self.tree)
         mask = self.tree.action_mask
         self.regret = np.zeros(mask.shape)
         self.strategy_sum = np.zeros(mask.shape)
@@ -128,7 +130,7 @@ class TreeTables:
         self.regret[:] = np.where(mask, arrays["regret"], 0.0)
         self.strategy_sum[:] = np.where(mask, arrays["strategy_sum"], 0.0)
         for I, k in enumerate(self.tree.infoset_num_actions.tolist()):
-            regret_match(self.regret, self.sigma, I, k)
+            self.walks.regret_match(self.regret, self.sigma, I, k)
         self.pending = np.array(arrays["uniforms"], dtype=float)
         self.count[0] = len(self.pending)
 
