@@ -238,6 +238,21 @@ def test_states_backend_equals_tree_backend(name):
         LEDUC, tree_run.average_strategy())
 
 
+@pytest.mark.parametrize("name", ["cs", "es", "os"])
+def test_both_backends_save_run_and_plot_alike(name, tmp_path):
+    """The states backend's strategy saves and loads as a Strategy, and its convergence log
+    (what the plots take) is the tree backend's, exploitability for exploitability."""
+    logs = {}
+    for backend in ("tree", "states"):
+        solver = SOLVERS[name](KUHN, seed=4, backend=backend)
+        logs[backend] = solver.run(60, eval_every=20, progress=False)
+        solver.average_strategy().save(tmp_path / f"{backend}.json")
+        assert cfrlib.Strategy.load(tmp_path / f"{backend}.json", KUHN) == solver.average_strategy()
+    assert logs["states"].exploitability.tolist() == logs["tree"].exploitability.tolist()
+    assert logs["states"].nodes_touched.tolist() == logs["tree"].nodes_touched.tolist()
+    assert (tmp_path / "states.json").read_text() == (tmp_path / "tree.json").read_text()
+
+
 def test_textbook_helpers():
     assert textbook.regret_matching([2.0, -1.0, 6.0]) == [0.25, 0.0, 0.75]
     assert textbook.regret_matching([-1.0, 0.0]) == [0.5, 0.5]

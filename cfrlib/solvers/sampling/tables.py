@@ -38,7 +38,9 @@ class TableStrategy(Strategy):
     ``strategy[key]`` or ``strategy[(player, key)]``, iteration over the keys met, ``len``,
     ``player(p)``, ``format()``, ``save(path)`` (the same JSON, holding the infosets met); it is
     accepted by ``cfrlib.play_games`` and ``head_to_head``. What needs the whole tree
-    (``probs``, ``to_array()``, exact evaluation) raises a ``StrategyError`` that says so.
+    (``probs``, ``to_array()``, exact evaluation) raises a ``StrategyError`` that says so
+    (``solver.exploitability()`` refuses at once; ``cfrlib.exploitability(game, strategy)``
+    would first try to compile the game).
     """
 
     def __init__(self, game, rows):
