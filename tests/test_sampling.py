@@ -479,3 +479,22 @@ def test_numba_cache_falls_back_to_the_temporary_directory(monkeypatch):
     assert kernels.cache_fallback() == os.path.join(tempfile.gettempdir(), "cfrlib-numba-cache")
     monkeypatch.setattr(numba.config, "CACHE_DIR", "/somewhere/chosen")
     assert kernels.cache_fallback() is None
+
+
+def test_table_strategy_lookups():
+    """Plain keys when one player has the infoset, ``(player, key)`` pairs always; a clear
+    ``KeyError`` for a name both players share or an infoset not met; never equal to a full
+    Strategy."""
+    rows = {(0, "a"): {"x": 0.25, "y": 0.75}, (1, "a"): {"x": 1.0, "y": 0.0},
+            (1, "b"): {"x": 0.5, "y": 0.5}}
+    strategy = TableStrategy(KUHN, rows)
+    assert strategy["b"] == rows[(1, "b")] and strategy[(0, "a")] == rows[(0, "a")]
+    assert list(strategy) == ["a", "a", "b"] and len(strategy) == 3
+    assert strategy.player(1) == {"a": rows[(1, "a")], "b": rows[(1, "b")]}
+    with pytest.raises(KeyError, match="both players have an infoset 'a'"):
+        strategy["a"]
+    with pytest.raises(KeyError, match="the infoset 'c' was not met"):
+        strategy["c"]
+    assert strategy.get((0, "b")) is None
+    assert strategy == TableStrategy(KUHN, dict(rows))
+    assert strategy != cfrlib.uniform_strategy(KUHN) and cfrlib.uniform_strategy(KUHN) != strategy

@@ -45,7 +45,10 @@ class TableStrategy(Strategy):
 
     def __init__(self, game, rows):
         self.game = game
-        self._rows = rows
+        self._rows = rows                      # {(player, key): {action: probability}}
+        self._players = {}                     # key -> the players with an infoset of that name
+        for p, key in rows:
+            self._players.setdefault(key, []).append(p)
 
     @property
     def tree(self):
@@ -64,10 +67,10 @@ class TableStrategy(Strategy):
             if key in self._rows:
                 return dict(self._rows[key])
             raise KeyError(f"player {key[0]}'s infoset {key[1]!r} was not met")
-        found = [dist for (p, k), dist in self._rows.items() if k == key]
-        if len(found) == 1:
-            return dict(found[0])
-        if found:
+        players = self._players.get(key, ())
+        if len(players) == 1:
+            return dict(self._rows[(players[0], key)])
+        if players:
             raise KeyError(f"both players have an infoset {key!r}; use a (player, key) pair")
         raise KeyError(f"the infoset {key!r} was not met")
 
