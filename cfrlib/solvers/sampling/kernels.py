@@ -121,6 +121,13 @@ def regret_match(regret, sigma, I, k):
 
 
 @njit(cache=True)
+def regret_match_all(regret, sigma, num_actions):
+    """``regret_match`` at every infoset (after restoring ``regret``)."""
+    for I in range(num_actions.shape[0]):
+        regret_match(regret, sigma, I, num_actions[I])
+
+
+@njit(cache=True)
 def draw(rng, pending, count):
     """The next uniform: the restored ``pending`` draws first (last first), then ``rng``."""
     if count[0] > 0:

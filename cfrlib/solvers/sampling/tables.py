@@ -134,8 +134,7 @@ class TreeTables:
         mask = self.tree.action_mask
         self.regret[:] = np.where(mask, arrays["regret"], 0.0)
         self.strategy_sum[:] = np.where(mask, arrays["strategy_sum"], 0.0)
-        for I, k in enumerate(self.tree.infoset_num_actions.tolist()):
-            self.walks.regret_match(self.regret, self.sigma, I, k)
+        self.walks.regret_match_all(self.regret, self.sigma, self.flat.num_actions)
         self.pending = np.array(arrays["uniforms"], dtype=float)
         self.count[0] = len(self.pending)
 
