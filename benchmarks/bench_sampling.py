@@ -146,13 +146,13 @@ def main():
             textbook = statistics.median(slow() for _ in range(3))
             fast, best, per = statistics.median(ours), min(ours), nodes()
             row = {"solver": name, "nodes/it": f"{per:.1f}", "cfrlib ms/it": f"{fast:.5f}",
-                   "(min)": f"{best:.5f}", "cfrlib ns/node": f"{fast / per * 1e6:.1f}",
+                   "cfrlib min": f"{best:.5f}", "cfrlib ns/node": f"{fast / per * 1e6:.1f}",
                    "textbook / compiled": f"{textbook / fast:.0f}x"}
             if anchor_class is not None:
                 if theirs:
                     median, least = statistics.median(theirs), min(theirs)
                     row["OpenSpiel C++ ms/it"] = f"{median:.5f}"
-                    row["(min) "] = f"{least:.5f}"
+                    row["OpenSpiel min"] = f"{least:.5f}"
                     row["OpenSpiel ns/node"] = f"{median / per * 1e6:.1f}"
                     row["OpenSpiel / cfrlib (median, min)"] = f"{median / fast:.1f}x, {least / best:.1f}x"
                 else:
