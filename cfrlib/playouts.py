@@ -140,9 +140,8 @@ class _Policy:
     def _find(self, key: str) -> Mapping[str, float] | None:
         if self.strategy is None:
             return None
-        if isinstance(self.strategy, Strategy):
-            tree = self.strategy.tree
-            return self.strategy[(self.player, key)] if tree.has_infoset(self.player, key) else None
+        if isinstance(self.strategy, Strategy):     # a full Strategy or a TableStrategy
+            return self.strategy.get((self.player, key))
         dist = self.strategy.get((self.player, key))
         return self.strategy.get(key) if dist is None else dist
 

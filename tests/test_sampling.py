@@ -6,6 +6,14 @@ compiled walks against the textbook recursions (same draws, same numbers), save/
 bad input, and the state backend on a game too large to compile.
 """
 
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -14,9 +22,11 @@ from cfrlib import games
 from cfrlib.errors import SolverError
 from cfrlib.evaluation import counterfactual_values, realization_plan
 from cfrlib.solvers import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR, Solver
+from cfrlib.solvers.sampling import TableStrategy
 from cfrlib.textbook import sampling as textbook
 
 KUHN, LEDUC = games.kuhn(), games.leduc()
+ROOT = Path(__file__).resolve().parents[1]
 
 # name -> constructor(game, seed, backend)
 SOLVERS = {
@@ -35,11 +45,7 @@ def tables(solver):
     whatever the backend."""
     if solver.backend == "states":
         return table_arrays(solver.game.tree(), solver.table)
-    tree = solver.game.tree()
-    regret, sums = np.zeros(tree.action_mask.shape), np.zeros(tree.action_mask.shape)
-    for I, (r, s) in enumerate(zip(solver.regret, solver.strategy_sum)):
-        regret[I, :len(r)], sums[I, :len(s)] = r, s
-    return regret, sums
+    return solver.tables.regret.copy(), solver.tables.strategy_sum.copy()
 
 
 def table_arrays(tree, table):
@@ -214,16 +220,37 @@ def test_compiled_walk_equals_textbook_recursion(name, game):
 
 @pytest.mark.parametrize("name", list(SOLVERS))
 def test_states_backend_equals_tree_backend(name):
+    """Same tables, node counts, strategies (both of type Strategy, equal bit for bit: infosets
+    the states backend has not met are uniform, as unvisited ones are on the tree) and
+    exploitability."""
     tree_run = SOLVERS[name](LEDUC, seed=9, backend="tree").iterate(30)
     state_run = SOLVERS[name](LEDUC, seed=9, backend="states").iterate(30)
     for got, want in zip(tables(state_run), tables(tree_run)):
         assert np.array_equal(got, want)
     assert state_run.nodes_touched == tree_run.nodes_touched
-    met = state_run.average_strategy()
-    assert set(met) < {(int(p), k) for p, k in zip(LEDUC.tree().infoset_player, LEDUC.tree().infoset_keys)}
-    full = cfrlib.Strategy.from_dict(LEDUC, met, missing="uniform")
-    assert np.allclose(full.probs, tree_run.average_strategy().probs, rtol=0, atol=1e-12)
-    assert state_run.exploitability() == pytest.approx(tree_run.exploitability(), abs=1e-12)
+    assert 0 < len(state_run.table) < LEDUC.tree().num_infosets
+    for strategy in ("average_strategy", "current_strategy"):
+        got, want = getattr(state_run, strategy)(), getattr(tree_run, strategy)()
+        assert type(got) is type(want) is cfrlib.Strategy
+        assert got == want
+    assert state_run.exploitability() == tree_run.exploitability()
+    assert cfrlib.expected_value(LEDUC, state_run.average_strategy()) == cfrlib.expected_value(
+        LEDUC, tree_run.average_strategy())
+
+
+@pytest.mark.parametrize("name", ["cs", "es", "os"])
+def test_both_backends_save_run_and_plot_alike(name, tmp_path):
+    """The states backend's strategy saves and loads as a Strategy, and its convergence log
+    (what the plots take) is the tree backend's, exploitability for exploitability."""
+    logs = {}
+    for backend in ("tree", "states"):
+        solver = SOLVERS[name](KUHN, seed=4, backend=backend)
+        logs[backend] = solver.run(60, eval_every=20, progress=False)
+        solver.average_strategy().save(tmp_path / f"{backend}.json")
+        assert cfrlib.Strategy.load(tmp_path / f"{backend}.json", KUHN) == solver.average_strategy()
+    assert logs["states"].exploitability.tolist() == logs["tree"].exploitability.tolist()
+    assert logs["states"].nodes_touched.tolist() == logs["tree"].nodes_touched.tolist()
+    assert (tmp_path / "states.json").read_text() == (tmp_path / "tree.json").read_text()
 
 
 def test_textbook_helpers():
@@ -292,24 +319,43 @@ def test_bad_backend_and_alternating():
 
 
 # ------------------------------------------------------------------ games too large to compile
-def test_states_backend_on_a_game_too_large_to_compile():
+def test_states_backend_on_a_game_too_large_to_compile(tmp_path):
     """Bluff with two four-sided dice each has about 13 million histories: ``auto`` picks the
-    state API, which runs and stores only the infosets it meets; exact exploitability is
-    refused, never silently computed by compiling the game."""
+    state API, which runs and stores only the infosets it meets; the strategies are
+    ``TableStrategy`` objects (a ``Strategy`` of the infosets met) that read, save and play
+    like a ``Strategy``; exact exploitability and the full array are refused with a clear
+    error, never silently computed by compiling the game."""
     game = games.bluff(dice=(2, 2), sides=4)
     for solver in (ExternalSamplingMCCFR(game, seed=1), OutcomeSamplingMCCFR(game, seed=1)):
         assert solver.backend == "states"
         solver.iterate(30)
         # each infoset stored was met at one of the histories touched, at least
         assert 0 < len(solver.table) <= solver.nodes_touched < 1_000_000
-        strategy = solver.average_strategy()
-        assert set(strategy) == set(solver.table)
-        (p, key), dist = next(iter(strategy.items()))
-        assert p in (0, 1) and key.count("|") == 1
-        assert all(abs(sum(d.values()) - 1.0) < 1e-12 for d in strategy.values())
-        assert all(abs(sum(d.values()) - 1.0) < 1e-12 for d in solver.current_strategy().values())
+        strategy, current = solver.average_strategy(), solver.current_strategy()
+        assert isinstance(strategy, cfrlib.Strategy) and isinstance(strategy, TableStrategy)
+        assert len(strategy) == len(solver.table) and sorted(strategy) == sorted(k for _, k in solver.table)
+        (p, key), node = next(iter(solver.table.items()))
+        assert list(strategy[(p, key)]) == node.actions and key.count("|") == 1
+        total = sum(node.strategy_sum)
+        assert strategy[(p, key)] == {a: (s / total if total > 0 else 1 / len(node.actions))
+                                      for a, s in zip(node.actions, node.strategy_sum)}
+        for table in (strategy, current):
+            for q in (0, 1):
+                assert all(abs(sum(d.values()) - 1.0) < 1e-12 for d in table.player(q).values())
+            assert len(table.player(0)) + len(table.player(1)) == len(solver.table)
+        assert current[(p, key)] == dict(zip(node.actions, textbook.regret_matching(node.regret)))
+        with pytest.raises(KeyError, match="was not met"):
+            strategy[(p, "no such infoset")]
+        with pytest.raises(cfrlib.errors.StrategyError, match="too large to compile"):
+            strategy.probs
         with pytest.raises(SolverError, match="too large to compile"):
             solver.exploitability()
+        strategy.save(tmp_path / "met.json")
+        saved = json.loads((tmp_path / "met.json").read_text())
+        assert saved["players"] == [strategy.player(0), strategy.player(1)]
+        assert key in strategy.format() and repr(strategy).endswith(f"{len(solver.table)} infosets met>")
+        played = cfrlib.head_to_head(game, strategy, None, games=200, seed=3)
+        assert played == cfrlib.head_to_head(game, dict(strategy.items()), None, games=200, seed=3)
     assert "_compiled_tree" not in game.__dict__
 
 
@@ -324,3 +370,131 @@ def test_size_estimate(game, nodes):
     from cfrlib.solvers.sampling.common import estimate_num_nodes
 
     assert nodes / 2 < estimate_num_nodes(game) < 2 * nodes
+
+
+# -------------------------------------------------------------------- one surface for all
+@pytest.mark.parametrize("make, old", [
+    (lambda: ChanceSamplingCFR(KUHN, 3, False), "(3, False)"),
+    (lambda: ExternalSamplingMCCFR(KUHN, 3), "(3,)"),
+    (lambda: OutcomeSamplingMCCFR(KUHN, 0.3, 4), "(0.3, 4)"),
+])
+def test_options_are_keyword_only_with_a_clear_error(make, old):
+    """The three used to take different positional orders (outcome sampling: epsilon first);
+    now all take ``seed=``, ``backend=`` and their own options by keyword, and a positional
+    call says so instead of silently reading an epsilon as a seed."""
+    with pytest.raises(SolverError, match=f"takes its options by keyword only .*{re.escape(old)}"):
+        make()
+
+
+@pytest.mark.parametrize("name", ["cs", "es", "os"])
+def test_tree_save_format(name, tmp_path):
+    """What other code reads from a saved tree-backend solver: ``regret`` and ``strategy_sum``
+    as padded float arrays ``num_infosets x max_actions`` (zero beyond the legal actions) and
+    the draws pending (none: the compiled walks draw straight from the generator)."""
+    solver = SOLVERS[name](LEDUC, seed=1, backend="tree").iterate(40)
+    solver.save(tmp_path / "s.npz")
+    tree = LEDUC.tree()
+    with np.load(tmp_path / "s.npz") as data:
+        for key in ("regret", "strategy_sum"):
+            saved = data[f"state_{key}"]
+            assert saved.shape == tree.action_mask.shape and saved.dtype == np.float64
+            assert np.array_equal(saved, getattr(solver.tables, key))
+            assert not saved[~tree.action_mask].any() and saved[tree.action_mask].any()
+        assert data["state_uniforms"].shape == (0,)
+    assert [row[:len(a)] for row, a in zip(solver.tables.regret.tolist(), tree.infoset_actions)] == solver.regret
+
+
+@pytest.mark.parametrize("name", ["cs", "es", "os"])
+def test_restored_pending_draws_come_first(name):
+    """A save file may hold draws already fetched from the generator (the states backend's
+    ``UniformStream`` does, and files of earlier versions did for both backends): the compiled
+    walks use them, next draw last, before drawing again, so the stream of uniforms is the one
+    of the generator alone."""
+    plain = SOLVERS[name](KUHN, seed=3, backend="tree").iterate(400)
+    fetched = SOLVERS[name](KUHN, seed=3, backend="tree")
+    block = fetched.rng.random(512)[::-1]
+    fetched._restore({"regret": np.zeros(fetched.tables.regret.shape),
+                      "strategy_sum": np.zeros(fetched.tables.regret.shape), "uniforms": block})
+    fetched.iterate(400)
+    for got, want in zip(tables(fetched), tables(plain)):
+        assert np.array_equal(got, want)
+    assert plain.nodes_touched > 0 and fetched.tables.count[0] == 0
+
+
+def test_batched_iterations_equal_single_ones():
+    """``iterate(n)`` runs the compiled walk in batches; one iteration at a time gives the same."""
+    many = OutcomeSamplingMCCFR(LEDUC, seed=2).iterate(2500)
+    single = OutcomeSamplingMCCFR(LEDUC, seed=2)
+    assert single.batch == 1000
+    for _ in range(2500):
+        single.iterate(1)
+    assert single.iterations == many.iterations == 2500
+    assert single.nodes_touched == many.nodes_touched
+    assert single.average_strategy() == many.average_strategy()
+
+
+def test_solvers_run_from_an_installed_wheel_with_their_own_cache(tmp_path):
+    """cfrlib installed from a wheel into a folder of its own, used from another directory:
+    the first process compiles the walk into ``NUMBA_CACHE_DIR`` (the override of numba's
+    cache place), the second loads it, and both give the numbers of this checkout. (External
+    sampling only: a cold compile of one walk takes some seconds.)"""
+    root = ROOT
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        (source / name).write_bytes((root / name).read_bytes())
+    shutil.copytree(root / "cfrlib", source / "cfrlib",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--wheel-dir", str(tmp_path / "wheel"), str(source)], check=True, capture_output=True)
+    (wheel,) = (tmp_path / "wheel").glob("cfrlib-*.whl")
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                    "--target", str(tmp_path / "site"), str(wheel)], check=True, capture_output=True)
+    script = ("import cfrlib; from cfrlib import games; g = games.leduc(); "
+              "print(cfrlib.__file__); "
+              "print(cfrlib.ExternalSamplingMCCFR(g, seed=5).iterate(200).exploitability())")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHONPATH", "NUMBA_"))}
+    env.update(PYTHONPATH=str(tmp_path / "site"), NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    runs = [subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, check=True,
+                           capture_output=True, text=True).stdout.splitlines() for _ in range(2)]
+    assert runs[0] == runs[1]
+    assert runs[0][0].startswith(str(tmp_path / "site"))
+    assert any((tmp_path / "numba").rglob("*kernels.external_sampling*.nbi"))
+    assert runs[0][1] == str(ExternalSamplingMCCFR(LEDUC, seed=5).iterate(200).exploitability())
+
+
+def test_numba_cache_falls_back_to_the_temporary_directory(monkeypatch):
+    """With ``NUMBA_CACHE_DIR`` unset and neither the package's ``__pycache__`` nor the user's
+    cache directory writable (a read-only install and home), the walks cache in the temporary
+    directory instead of failing to import; otherwise numba's own choice stands."""
+    import tempfile
+
+    import numba
+
+    from cfrlib.solvers.sampling import kernels
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", "")
+    assert kernels.cache_fallback() is None                     # this checkout is writable
+    monkeypatch.setattr(kernels, "_writable", lambda folder: False)
+    assert kernels.cache_fallback() == os.path.join(tempfile.gettempdir(), "cfrlib-numba-cache")
+    monkeypatch.setattr(numba.config, "CACHE_DIR", "/somewhere/chosen")
+    assert kernels.cache_fallback() is None
+
+
+def test_table_strategy_lookups():
+    """Plain keys when one player has the infoset, ``(player, key)`` pairs always; a clear
+    ``KeyError`` for a name both players share or an infoset not met; never equal to a full
+    Strategy."""
+    rows = {(0, "a"): {"x": 0.25, "y": 0.75}, (1, "a"): {"x": 1.0, "y": 0.0},
+            (1, "b"): {"x": 0.5, "y": 0.5}}
+    strategy = TableStrategy(KUHN, rows)
+    assert strategy["b"] == rows[(1, "b")] and strategy[(0, "a")] == rows[(0, "a")]
+    assert list(strategy) == ["a", "a", "b"] and len(strategy) == 3
+    assert strategy.player(1) == {"a": rows[(1, "a")], "b": rows[(1, "b")]}
+    with pytest.raises(KeyError, match="both players have an infoset 'a'"):
+        strategy["a"]
+    with pytest.raises(KeyError, match="the infoset 'c' was not met"):
+        strategy["c"]
+    assert strategy.get((0, "b")) is None
+    assert strategy == TableStrategy(KUHN, dict(rows))
+    assert strategy != cfrlib.uniform_strategy(KUHN) and cfrlib.uniform_strategy(KUHN) != strategy

@@ -128,6 +128,9 @@ class Solver:
     """The solver's name in :data:`SOLVERS` (None for an engine that only presets use)."""
     sampled = False
     """Whether the solver draws random samples (and so takes a ``seed``)."""
+    batch = 1
+    """How many iterations :meth:`iterate` hands to :meth:`_iterations` at once (Ctrl-C is
+    honoured between batches)."""
 
     def __init__(self, game):
         check_two_player_constant_sum(game)
@@ -140,6 +143,11 @@ class Solver:
     def _iteration(self):
         """Run iteration number ``self.iterations + 1`` and add to ``self.nodes_touched``."""
         raise NotImplementedError
+
+    def _iterations(self, n):
+        """Run ``n`` iterations (a solver whose iterations are cheap does them in one call)."""
+        for _ in range(n):
+            self._iteration()
 
     def average_strategy(self):
         """The average strategy ``sigma-bar^T``, the one that converges to an equilibrium."""
@@ -165,11 +173,11 @@ class Solver:
         start = time.perf_counter()
         with _deferred_interrupt() as interrupted:
             try:
-                for _ in range(n):
-                    self._iteration()
-                    self.iterations += 1
-                    if interrupted:
-                        break
+                while n > 0 and not interrupted:
+                    step = min(n, self.batch)
+                    self._iterations(step)
+                    self.iterations += step
+                    n -= step
             finally:
                 self.seconds += time.perf_counter() - start
         return self

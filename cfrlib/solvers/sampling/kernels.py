@@ -1,0 +1,387 @@
+"""The sampling walks on the compiled tree, compiled to machine code by numba.
+
+A sampling iteration visits a few dozen nodes one at a time: numpy's vectorisation does not
+apply (a numpy call per node costs more than the work), and a Python loop costs about a
+microsecond a node. These functions are the textbook recursions of
+``cfrlib.textbook.sampling`` over the arrays of a ``KernelTree``, with the same arithmetic in
+the same order, so that with the same draws they give the same numbers, bit for bit.
+
+Draws: one uniform per sampled node, in traversal order, from ``rng`` (the solver's
+``numpy.random.Generator``: numba draws from its bit generator exactly what ``rng.random()``
+would) after the ``pending`` draws restored from a save file (``pending[:count[0]]``, next draw
+last). ``cache=True`` keeps the machine code on disk (``NUMBA_CACHE_DIR`` when set, else the
+``__pycache__`` next to this file, else numba's user-wide cache, else ``cache_fallback``), so only
+the first use on a machine pays the compile (some seconds); later processes load it.
+
+Tables (``num_infosets x max_actions``, zero beyond an infoset's ``num_actions[I]`` legal
+actions): ``regret`` ``R^T(I, a)``, ``strategy_sum`` ``S(I, a)`` and ``sigma``, regret matching on
+``regret`` kept up to date after every regret update.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from itertools import accumulate
+from pathlib import Path
+from typing import NamedTuple
+from weakref import WeakKeyDictionary
+
+import numba
+import numpy as np
+from numba import njit
+from numba.misc.appdirs import AppDirs
+
+from ...game import CHANCE, TERMINAL
+
+_CACHE: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _writable(folder) -> bool:
+    try:
+        os.makedirs(folder, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+        return True
+    except OSError:
+        return False
+
+
+def cache_fallback() -> str | None:
+    """Where numba's cache goes when neither of its own places is writable: numba writes next
+    to the source (``__pycache__``), else into the user's cache directory, and refuses to load
+    a ``cache=True`` function when both are read-only; then (and unless ``NUMBA_CACHE_DIR`` says
+    otherwise) this module points numba at a folder of the temporary directory."""
+    if numba.config.CACHE_DIR or _writable(Path(__file__).parent / "__pycache__"):
+        return None
+    if _writable(AppDirs(appname="numba", appauthor=False).user_cache_dir):
+        return None
+    return os.path.join(tempfile.gettempdir(), "cfrlib-numba-cache")
+
+
+if (_FALLBACK := cache_fallback()) is not None:
+    numba.config.CACHE_DIR = _FALLBACK
+
+
+class KernelTree(NamedTuple):
+    """Per node: ``player``, ``infoset``, ``first_child``, ``num_children``, ``utility`` (``2 x num_nodes``: each
+    player's payoff at terminals), ``chance_prob`` (of the edge into the node), ``chance_cum``
+    (running sum of the chance probabilities of the node and its elder siblings) and
+    ``chance_last`` (at a chance node, its last child of positive probability, picked by a
+    uniform beyond a rounded-down total). Per infoset: ``num_actions``. ``depth``: the number of
+    levels."""
+
+    player: np.ndarray
+    infoset: np.ndarray
+    first_child: np.ndarray
+    num_children: np.ndarray
+    utility: np.ndarray
+    chance_prob: np.ndarray
+    chance_cum: np.ndarray
+    chance_last: np.ndarray
+    num_actions: np.ndarray
+    depth: int
+
+
+def kernel_tree(tree) -> KernelTree:
+    """The ``KernelTree`` of ``tree``, built once and cached while the tree lives."""
+    found = _CACHE.get(tree)
+    if found is None:
+        cum = np.zeros(tree.num_nodes)
+        last = np.full(tree.num_nodes, -1, dtype=np.int64)
+        probs = tree.chance_prob.tolist()
+        for n in np.flatnonzero(tree.player == CHANCE).tolist():
+            f, k = int(tree.first_child[n]), int(tree.num_children[n])
+            edge = probs[f:f + k]
+            cum[f:f + k] = list(accumulate(edge))       # the textbook's running sum, exactly
+            last[n] = max(a for a, q in enumerate(edge) if q > 0.0)
+        found = _CACHE[tree] = KernelTree(
+            tree.player.astype(np.int64), tree.infoset.astype(np.int64),
+            tree.first_child.astype(np.int64), tree.num_children.astype(np.int64),
+            np.stack([tree.payoff, tree.constant_sum - tree.payoff]).astype(np.float64),
+            tree.chance_prob.astype(np.float64), cum, last,
+            tree.infoset_num_actions.astype(np.int64), int(tree.depth.max()) + 1)
+    return found
+
+
+@njit(cache=True)
+def regret_match(regret, sigma, I, k):
+    """``sigma(I, a) = R+(I, a) / sum_b R+(I, b)``, uniform when no regret is positive (the
+    textbook's ``regret_matching``, summed left to right as Python's ``sum`` does)."""
+    total = 0.0
+    for a in range(k):
+        if regret[I, a] > 0.0:
+            total += regret[I, a]
+    if total > 0.0:
+        for a in range(k):
+            r = regret[I, a]
+            sigma[I, a] = (r if r > 0.0 else 0.0) / total
+    else:
+        for a in range(k):
+            sigma[I, a] = 1.0 / k
+
+
+@njit(cache=True)
+def regret_match_all(regret, sigma, num_actions):
+    """``regret_match`` at every infoset (after restoring ``regret``)."""
+    for I in range(num_actions.shape[0]):
+        regret_match(regret, sigma, I, num_actions[I])
+
+
+@njit(cache=True)
+def draw(rng, pending, count):
+    """The next uniform: the restored ``pending`` draws first (last first), then ``rng``."""
+    if count[0] > 0:
+        count[0] -= 1
+        return pending[count[0]]
+    return rng.random()
+
+
+@njit(cache=True)
+def chance_child(t, n, u):
+    """The child of chance node ``n`` that ``u`` picks: the first whose running sum exceeds
+    ``u``, or the last of positive probability."""
+    f = t.first_child[n]
+    for a in range(t.num_children[n]):
+        if u < t.chance_cum[f + a]:
+            return f + a
+    return f + t.chance_last[n]
+
+
+@njit(cache=True)
+def pick(probs, I, k, u):
+    """The action ``a`` of ``probs[I]`` with ``sum_{b<a} p_b <= u < sum_{b<=a} p_b`` (the last
+    of positive probability beyond the total)."""
+    total = 0.0
+    for a in range(k):
+        total += probs[I, a]
+        if u < total:
+            return a
+    for a in range(k - 1, -1, -1):
+        if probs[I, a] > 0.0:
+            return a
+    return 0
+
+
+# ------------------------------------------------------------------------ chance sampling
+@njit(cache=True)
+def _cs_walk(t, updating, regret, strategy_sum, sigma, stack, rng, pending, count):
+    """One traversal of ``chance_sampling_cfr`` updating player ``updating`` (2: both), the
+    recursion unrolled: going down, every decision node not pruned pushes a frame (``stack.node``,
+    the action being walked ``stack.action``, the reaches ``stack.reach`` ``(pi_0, pi_1)`` of
+    the node and the values ``stack.q`` of the children done); chance nodes pass their child's
+    value up unchanged. Returns the number of nodes touched."""
+    touched, depth, n, r0, r1 = 0, 0, 0, 1.0, 1.0
+    while True:
+        while True:                                             # down to a value
+            touched += 1
+            p = t.player[n]
+            if p == TERMINAL:
+                v = t.utility[0, n]
+                break
+            if p == CHANCE:
+                n = chance_child(t, n, draw(rng, pending, count))
+                continue
+            if r0 == 0.0 and r1 == 0.0:
+                v = 0.0
+                break
+            stack.node[depth], stack.action[depth] = n, 0
+            stack.reach[depth, 0], stack.reach[depth, 1] = r0, r1
+            depth += 1
+            if p == 0:
+                r0 = r0 * sigma[t.infoset[n], 0]
+            else:
+                r1 = r1 * sigma[t.infoset[n], 0]
+            n = t.first_child[n]
+        while depth > 0:                                        # up, finishing nodes
+            d = depth - 1
+            m, a = stack.node[d], stack.action[d]
+            I, p = t.infoset[m], t.player[m]
+            k = t.num_actions[I]
+            stack.q[d, a] = v
+            r0, r1 = stack.reach[d, 0], stack.reach[d, 1]
+            if a + 1 < k:                                       # next child of m
+                stack.action[d] = a + 1
+                if p == 0:
+                    r0 = r0 * sigma[I, a + 1]
+                else:
+                    r1 = r1 * sigma[I, a + 1]
+                n = t.first_child[m] + a + 1
+                break
+            v = 0.0
+            for b in range(k):
+                v += sigma[I, b] * stack.q[d, b]
+            if updating == p or updating == 2:
+                for b in range(k):
+                    if p == 0:
+                        regret[I, b] += r1 * (stack.q[d, b] - v)
+                        strategy_sum[I, b] += r0 * sigma[I, b]
+                    else:
+                        regret[I, b] += r0 * (v - stack.q[d, b])
+                        strategy_sum[I, b] += r1 * sigma[I, b]
+                regret_match(regret, sigma, I, k)
+            depth -= 1
+        if depth == 0:
+            return touched
+
+
+@njit(cache=True)
+def chance_sampling(t, iterations, alternating, regret, strategy_sum, sigma, rng, pending, count):
+    """``iterations`` iterations of chance-sampled CFR (``cfrlib.textbook.sampling.
+    chance_sampling_cfr``): a walk for player 0 then one for player 1, or one walk for both
+    when not ``alternating``. Returns the number of nodes touched."""
+    stack = _stack(t.depth, regret.shape[1])
+    touched = 0
+    for _ in range(iterations):
+        if alternating:
+            touched += _cs_walk(t, 0, regret, strategy_sum, sigma, stack, rng, pending, count)
+            touched += _cs_walk(t, 1, regret, strategy_sum, sigma, stack, rng, pending, count)
+        else:
+            touched += _cs_walk(t, 2, regret, strategy_sum, sigma, stack, rng, pending, count)
+    return touched
+
+
+class Stack(NamedTuple):
+    """The frames of an unrolled recursion, one per level: ``node``, ``action`` (the child being
+    walked), ``reach`` (``pi_0, pi_1``) and ``q`` (the values of the children done)."""
+
+    node: np.ndarray
+    action: np.ndarray
+    reach: np.ndarray
+    q: np.ndarray
+
+
+@njit(cache=True)
+def _stack(depth, width):
+    return Stack(np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.int64),
+                 np.zeros((depth, 2)), np.zeros((depth, width)))
+
+
+# ---------------------------------------------------------------------- external sampling
+@njit(cache=True)
+def _es_walk(t, i, regret, strategy_sum, sigma, stack, rng, pending, count):
+    """One traversal of ``external_sampling`` for player ``i``, the recursion unrolled: the
+    traverser's nodes push a frame (``stack.node``, ``stack.action``, ``stack.q``) while their
+    children are walked one after the other; chance and opponent nodes sample one child and
+    pass its value up unchanged. Returns the number of nodes touched."""
+    touched, depth, n = 0, 0, 0
+    while True:
+        while True:                                             # down to a terminal
+            touched += 1
+            p = t.player[n]
+            if p == i:
+                stack.node[depth], stack.action[depth] = n, 0
+                depth += 1
+                n = t.first_child[n]
+                continue
+            if p == TERMINAL:
+                break
+            u = draw(rng, pending, count)
+            if p == CHANCE:
+                n = chance_child(t, n, u)
+                continue
+            I = t.infoset[n]
+            k = t.num_actions[I]
+            for a in range(k):
+                strategy_sum[I, a] += sigma[I, a]               # simple average update
+            n = t.first_child[n] + pick(sigma, I, k, u)
+        v = t.utility[i, n]
+        while depth > 0:                                        # up, finishing i's nodes
+            d = depth - 1
+            m, a = stack.node[d], stack.action[d]
+            I = t.infoset[m]
+            k = t.num_actions[I]
+            stack.q[d, a] = v
+            if a + 1 < k:
+                stack.action[d] = a + 1
+                n = t.first_child[m] + a + 1
+                break
+            v = 0.0
+            for b in range(k):
+                v += sigma[I, b] * stack.q[d, b]
+            for b in range(k):
+                regret[I, b] += stack.q[d, b] - v
+            regret_match(regret, sigma, I, k)
+            depth -= 1
+        if depth == 0:
+            return touched
+
+
+@njit(cache=True)
+def external_sampling(t, iterations, regret, strategy_sum, sigma, rng, pending, count):
+    """``iterations`` iterations of external-sampling MCCFR (``cfrlib.textbook.sampling.
+    external_sampling``), a walk for player 0 then one for player 1. Returns the number of
+    nodes touched."""
+    stack = _stack(t.depth, regret.shape[1])
+    touched = 0
+    for _ in range(iterations):
+        for i in range(2):
+            touched += _es_walk(t, i, regret, strategy_sum, sigma, stack, rng, pending, count)
+    return touched
+
+
+# ----------------------------------------------------------------------- outcome sampling
+@njit(cache=True)
+def _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_infoset, path_action,
+             path_xi, path_w, rng, pending, count):
+    """One trajectory for player ``i``: down the sampled path in a loop, then the regret
+    updates back up it. Returns the number of nodes touched."""
+    n, pi_o, q, touched, depth = 0, 1.0, 1.0, 0, 0
+    keep = 1.0 - epsilon
+    while True:
+        touched += 1
+        p = t.player[n]
+        if p == TERMINAL:
+            break
+        u = draw(rng, pending, count)
+        if p == CHANCE:
+            n = chance_child(t, n, u)
+            pr = t.chance_prob[n]
+            pi_o *= pr
+            q *= pr
+            continue
+        I = t.infoset[n]
+        k = t.num_actions[I]
+        w = pi_o / q
+        if p == i:
+            e = epsilon / k
+            for b in range(k):
+                xi[0, b] = e + keep * sigma[I, b]
+            a = pick(xi, 0, k, u)
+            path_infoset[depth], path_action[depth] = I, a
+            path_xi[depth], path_w[depth] = xi[0, a], w
+            depth += 1
+            q *= xi[0, a]
+        else:
+            for b in range(k):
+                strategy_sum[I, b] += w * sigma[I, b]
+            a = pick(sigma, I, k, u)
+            pi_o *= sigma[I, a]
+            q *= sigma[I, a]
+        n = t.first_child[n] + a
+    v = t.utility[i, n]
+    for d in range(depth - 1, -1, -1):
+        I, a, w = path_infoset[d], path_action[d], path_w[d]
+        k = t.num_actions[I]
+        c = v / path_xi[d]
+        v = sigma[I, a] * c
+        for b in range(k):
+            regret[I, b] += w * ((c if b == a else 0.0) - v)
+        regret_match(regret, sigma, I, k)
+    return touched
+
+
+@njit(cache=True)
+def outcome_sampling(t, iterations, epsilon, regret, strategy_sum, sigma, rng, pending, count):
+    """``iterations`` iterations of outcome-sampling MCCFR (``cfrlib.textbook.sampling.
+    outcome_sampling``), a trajectory for player 0 then one for player 1, the traverser
+    exploring with ``epsilon``. Returns the number of nodes touched."""
+    xi = np.zeros((1, regret.shape[1]))
+    path_infoset = np.zeros(t.depth, dtype=np.int64)
+    path_action = np.zeros(t.depth, dtype=np.int64)
+    path_xi, path_w = np.zeros(t.depth), np.zeros(t.depth)
+    touched = 0
+    for _ in range(iterations):
+        for i in range(2):
+            touched += _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_infoset,
+                                path_action, path_xi, path_w, rng, pending, count)
+    return touched

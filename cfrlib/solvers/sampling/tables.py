@@ -1,0 +1,251 @@
+"""The two storages of the sampling solvers, behind one interface.
+
+* :class:`TreeTables`: the game compiled once (``cfrlib.Game.tree``); cumulative regrets
+  ``R^T(I, a)``, average-strategy sums ``S(I, a)`` and the current strategy ``sigma^{T+1}`` are
+  arrays ``num_infosets x max_actions`` (zero beyond an infoset's legal actions), walked by the
+  compiled walks of ``cfrlib.solvers.sampling.kernels``.
+* :class:`StateTables`: the state API walked by the textbook recursions of
+  ``cfrlib.textbook.sampling``, storing only the infosets met, in an ``InfosetTable`` keyed by
+  ``(player, infoset key)``; for games too large to compile.
+
+Both offer ``run(solver, n)`` (``n`` iterations, returns the nodes touched),
+``average_strategy()``, ``current_strategy()``, ``arrays()`` and ``restore(arrays)`` (the solver's
+save format) and ``compilable``. Strategies come back as a ``cfrlib.Strategy`` whenever the game
+can be compiled, whatever the backend, so ``cfrlib.exploitability``, ``cfrlib.expected_value``,
+``Strategy.save`` and the plots take them alike; only for a game too large to compile does the
+state backend return a :class:`TableStrategy`, the ``Strategy`` of the infosets met.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from ...errors import SolverError, StrategyError
+from ...strategy import Strategy
+from ...textbook.sampling import InfosetNode, InfosetTable, regret_matching
+
+
+class TableStrategy(Strategy):
+    """A strategy of a game too large to compile: ``sigma(I, .)`` for the infosets a sampling
+    solver met (the rest are unknown to it; ``cfrlib.play_games`` plays them uniformly).
+
+    Why a subclass rather than a full ``Strategy``: a ``Strategy`` is an array over every
+    infoset of the compiled tree, and compiling is exactly what such a game does not allow
+    (Bluff with two dice each: about 13 million histories). This one is backed by the dict
+    ``{(player, key): {action: probability}}`` and keeps the reading side of ``Strategy``:
+    ``strategy[key]`` or ``strategy[(player, key)]``, iteration over the keys met, ``len``,
+    ``player(p)``, ``format()``, ``save(path)`` (the same JSON, holding the infosets met); it is
+    accepted by ``cfrlib.play_games`` and ``head_to_head``. What needs the whole tree
+    (``probs``, ``to_array()``, exact evaluation) raises a ``StrategyError`` that says so
+    (``solver.exploitability()`` refuses at once; ``cfrlib.exploitability(game, strategy)``
+    would first try to compile the game).
+    """
+
+    def __init__(self, game, rows):
+        self.game = game
+        self._rows = rows                      # {(player, key): {action: probability}}
+        self._players = {}                     # key -> the players with an infoset of that name
+        for p, key in rows:
+            self._players.setdefault(key, []).append(p)
+
+    @property
+    def tree(self):
+        raise StrategyError(f"{self.game.name} is too large to compile: this strategy holds only "
+                            f"the {len(self._rows):,} infosets met; evaluate it by playing games "
+                            "(cfrlib.play_games, head_to_head)")
+
+    _probs = tree
+
+    def player(self, p: int) -> dict:
+        """Player ``p``'s part over the infosets met: ``{infoset key: {action: probability}}``."""
+        return {key: dict(dist) for (q, key), dist in self._rows.items() if q == p}
+
+    def __getitem__(self, key):
+        if isinstance(key, tuple) and len(key) == 2 and key[0] in (0, 1):
+            if key in self._rows:
+                return dict(self._rows[key])
+            raise KeyError(f"player {key[0]}'s infoset {key[1]!r} was not met")
+        players = self._players.get(key, ())
+        if len(players) == 1:
+            return dict(self._rows[(players[0], key)])
+        if players:
+            raise KeyError(f"both players have an infoset {key!r}; use a (player, key) pair")
+        raise KeyError(f"the infoset {key!r} was not met")
+
+    def __iter__(self):
+        return (key for _, key in self._rows)
+
+    def __len__(self):
+        return len(self._rows)
+
+    def __eq__(self, other):
+        return (isinstance(other, TableStrategy) and other.game.name == self.game.name
+                and other._rows == self._rows)
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"<TableStrategy for {self.game.name}: {len(self._rows)} infosets met>"
+
+
+class TreeTables:
+    """Regrets, average-strategy sums and current strategy as arrays in the compiled tree's
+    infoset order; ``pending``/``count`` hold draws restored from a save file (next draw last)."""
+
+    def __init__(self, game, rng):
+        from . import kernels   # numba is imported (about 0.6 s) when a compiled walk is wanted
+
+        self.game, self.rng = game, rng
+        self.walks = kernels
+        self.tree = game.tree()
+        self.flat = kernels.kernel_tree(self.tree)
+        mask = self.tree.action_mask
+        self.regret = np.zeros(mask.shape)
+        self.strategy_sum = np.zeros(mask.shape)
+        self.sigma = mask / self.tree.infoset_num_actions[:, None]
+        self.pending = np.zeros(0)
+        self.count = np.zeros(1, dtype=np.int64)
+        # iterations per call of a compiled walk: a call costs some microseconds, and Ctrl-C
+        # is honoured between calls (a thousand external-sampling iterations on Leduc: 10 ms)
+        self.batch = max(1, min(1000, 10**7 // self.tree.num_nodes))
+
+    compilable = True
+
+    def run(self, solver, n) -> int:
+        return int(solver._tree_iterations(self, n))
+
+    def average_strategy(self) -> Strategy:
+        return Strategy(self.game, _normalise(self.strategy_sum, self.tree.action_mask))
+
+    def current_strategy(self) -> Strategy:
+        return Strategy(self.game, self.sigma)
+
+    def arrays(self) -> dict:
+        return {"uniforms": self.pending[:self.count[0]].copy(), "regret": self.regret.copy(),
+                "strategy_sum": self.strategy_sum.copy()}
+
+    def restore(self, arrays):
+        shape = self.regret.shape
+        if arrays["regret"].shape != shape or arrays["strategy_sum"].shape != shape:
+            raise SolverError(f"saved tables have shape {arrays['regret'].shape}, "
+                              f"expected {shape} for {self.game.name}")
+        mask = self.tree.action_mask
+        self.regret[:] = np.where(mask, arrays["regret"], 0.0)
+        self.strategy_sum[:] = np.where(mask, arrays["strategy_sum"], 0.0)
+        self.walks.regret_match_all(self.regret, self.sigma, self.flat.num_actions)
+        self.pending = np.array(arrays["uniforms"], dtype=float)
+        self.count[0] = len(self.pending)
+
+    def rows(self, table) -> list:
+        """``table`` (``regret`` or ``strategy_sum``) as one list per infoset, legal actions only."""
+        return [row[:k] for row, k in zip(table.tolist(), self.tree.infoset_num_actions.tolist())]
+
+
+class UniformStream:
+    """Uniform draws in [0, 1) from a seeded ``numpy.random.Generator``, fetched in blocks.
+
+    ``random`` returns the same sequence as calling ``rng.random()`` once per draw (numpy
+    fills a block with the same doubles one by one), at a tenth of the cost. The draws fetched
+    but not yet used are part of the solver's state (``buffer``, next draw last).
+    """
+
+    block = 512
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.buffer = []
+
+    def random(self) -> float:
+        if not self.buffer:
+            self.refill()
+        return self.buffer.pop()
+
+    def refill(self):
+        self.buffer.extend(self.rng.random(self.block)[::-1].tolist())
+
+
+class StateTables:
+    """An ``InfosetTable`` over the infosets met, filled by the textbook recursions with draws
+    from a ``UniformStream``. ``compilable()`` says whether the game may be compiled (asked
+    once, when a strategy is first wanted)."""
+
+    batch = 1
+
+    def __init__(self, game, rng, compilable):
+        self.game = game
+        self.table = InfosetTable()
+        self.uniforms = UniformStream(rng)
+        self._compilable = compilable
+
+    @cached_property
+    def compilable(self) -> bool:
+        return self._compilable()
+
+    def run(self, solver, n) -> int:
+        before = self.table.nodes_touched
+        for _ in range(n):
+            solver._traverse_states(self.table, self.uniforms)
+        return self.table.nodes_touched - before
+
+    def average_strategy(self):
+        """With a compilable game, the arithmetic of ``TreeTables`` on the same padded sums
+        (infosets not met have ``S = 0``, hence uniform), so both backends agree bit for bit."""
+        if not self.compilable:
+            return TableStrategy(self.game, {key: _distribution(node, _normalise(
+                np.array([node.strategy_sum]))[0]) for key, node in self.table.items()})
+        tree = self.game.tree()
+        return Strategy(self.game, _normalise(self._padded(tree, "strategy_sum"), tree.action_mask))
+
+    def current_strategy(self):
+        if not self.compilable:
+            return TableStrategy(self.game, {key: _distribution(node, regret_matching(node.regret))
+                                             for key, node in self.table.items()})
+        tree = self.game.tree()
+        probs = tree.action_mask / tree.infoset_num_actions[:, None]
+        for (p, key), node in self.table.items():
+            probs[tree.infoset_index(p, key), :len(node.actions)] = regret_matching(node.regret)
+        return Strategy(self.game, probs)
+
+    def _padded(self, tree, field) -> np.ndarray:
+        """``field`` of the infosets met as an array in the tree's order (zero elsewhere)."""
+        out = np.zeros(tree.action_mask.shape)
+        for (p, key), node in self.table.items():
+            out[tree.infoset_index(p, key), :len(node.actions)] = getattr(node, field)
+        return out
+
+    def arrays(self) -> dict:
+        table = self.table
+        nodes = list(table.values())
+        return {"uniforms": np.array(self.uniforms.buffer, dtype=float),
+                "players": np.array([p for p, _ in table], dtype=np.int8),
+                "keys": np.array([k for _, k in table], dtype=str),
+                "num_actions": np.array([len(n.actions) for n in nodes], dtype=np.int64),
+                "actions": np.array([a for n in nodes for a in n.actions], dtype=str),
+                "regret": np.array([r for n in nodes for r in n.regret], dtype=float),
+                "strategy_sum": np.array([s for n in nodes for s in n.strategy_sum], dtype=float)}
+
+    def restore(self, arrays):
+        self.uniforms.buffer[:] = arrays["uniforms"].tolist()
+        self.table.clear()
+        ends = np.cumsum(arrays["num_actions"]).tolist()
+        actions, regret, sums = (arrays[k].tolist() for k in ("actions", "regret", "strategy_sum"))
+        start = 0
+        for p, key, end in zip(arrays["players"].tolist(), arrays["keys"].tolist(), ends):
+            node = self.table[(p, key)] = InfosetNode(actions[start:end])
+            node.regret, node.strategy_sum = regret[start:end], sums[start:end]
+            start = end
+
+
+def _distribution(node, probs) -> dict:
+    return dict(zip(node.actions, np.asarray(probs, dtype=float).tolist()))
+
+
+def _normalise(sums, legal=None) -> np.ndarray:
+    """``sigma-bar(I, a) = S(I, a) / sum_b S(I, b)`` row by row; rows still all zero become
+    uniform over their ``legal`` entries (all entries by default)."""
+    legal = np.ones(sums.shape, dtype=bool) if legal is None else legal
+    uniform = legal / legal.sum(axis=1, keepdims=True)
+    totals = sums.sum(axis=1, keepdims=True)
+    return np.divide(sums, totals, out=uniform, where=totals > 0)
