@@ -45,7 +45,7 @@ PLAYER_COLORS: dict[int, str] = {0: "#1f5fa8", 1: "#c0392b", CHANCE: "#7f7f7f", 
 OKABE_ITO = {"orange": "#E69F00", "sky blue": "#56B4E9", "bluish green": "#009E73",
              "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00",
              "reddish purple": "#CC79A7", "black": "#000000"}
-"""The Okabe-Ito palette: eight colours that readers with any common form of colour-vision
+"""The Okabe-Ito palette, eight colours that readers with any common form of colour-vision
 deficiency can still tell apart (yellow is left out of line plots: too pale on white)."""
 
 VARIANT_STYLES: dict[str, PlotStyle] = {

@@ -28,11 +28,11 @@ from .errors import DuplicateInfosetError, EfgParseError, JsonFormatError, Unkno
 from .json_tree import read_json, write_json
 
 Format = Literal["json", "efg"]
-"""The name of a file format: ``"json"`` (the Rust ``cfr`` crate's tree) or ``"efg"`` (Gambit)."""
+"""The name of a file format, ``"json"`` (the Rust ``cfr`` crate's tree) or ``"efg"`` (Gambit)."""
 FORMATS: tuple[Format, ...] = ("json", "efg")
 _SUFFIXES: dict[str, Format] = {".json": "json", ".efg": "efg"}
 Source = Union[str, bytes, bytearray, "os.PathLike[str]"]
-"""What :func:`load` reads: a path, or the text of a game (``str`` or UTF-8 ``bytes``)."""
+"""What :func:`load` reads, a path or the text of a game (``str`` or UTF-8 ``bytes``)."""
 
 __all__ = ["DuplicateInfosetError", "EfgParseError", "FORMATS", "JsonFormatError",
            "UnknownFormatError", "dumps", "load", "save"]

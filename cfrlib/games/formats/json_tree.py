@@ -40,20 +40,20 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _DECODER = json.JSONDecoder()  # its raw_decode reads one string at a time for the iterative reader
 
 
-class _Object(list[tuple[str, "JsonValue"]]):
+class JsonObject(list[tuple[str, "JsonValue"]]):
     """A JSON object as its list of ``(key, value)`` pairs: order and repeated keys are kept."""
 
 
-JsonValue = Union[None, bool, int, float, str, list["JsonValue"], _Object]
-"""A value read by :func:`parse_json`: objects are lists of ``(key, value)`` pairs."""
-_Kind = TypeVar("_Kind", _Object, str, bool)
+JsonValue = Union[None, bool, int, float, str, list["JsonValue"], JsonObject]
+"""A value read by :func:`parse_json`, where objects are lists of ``(key, value)`` pairs."""
+_Kind = TypeVar("_Kind", JsonObject, str, bool)
 
 
 @dataclass
 class _Open:
     """A container the iterative reader is filling, and the key of an object's next value."""
 
-    container: list[JsonValue] | _Object
+    container: list[JsonValue] | JsonObject
     key: str = ""
 
 
@@ -79,7 +79,7 @@ def parse_json(text: str, source: str = "<text>") -> JsonValue:
     ``ijson`` reads any depth but reports errors as a quoted excerpt, without line and column.
     """
     try:
-        return json.loads(text, object_pairs_hook=_Object, parse_constant=_reject_constant)
+        return json.loads(text, object_pairs_hook=JsonObject, parse_constant=_reject_constant)
     except (ValueError, RecursionError, _NotStrictJson):
         return _parse_iteratively(text, source)
 
@@ -116,9 +116,9 @@ def _parse_iteratively(text: str, source: str) -> JsonValue:
             pos = _skip(text, pos + 1)
             closing = "}" if char == "{" else "]"
             if text.startswith(closing, pos):
-                value, pos = (_Object() if char == "{" else []), pos + 1
+                value, pos = (JsonObject() if char == "{" else []), pos + 1
             else:
-                stack.append(_Open(_Object() if char == "{" else []))
+                stack.append(_Open(JsonObject() if char == "{" else []))
                 if char == "{":
                     pos = key_and_colon(pos)
                 continue
@@ -147,14 +147,14 @@ def _parse_iteratively(text: str, source: str) -> JsonValue:
                     fail("extra text after the JSON value", pos)
                 return value
             container, key = stack[-1].container, stack[-1].key
-            if isinstance(container, _Object):
+            if isinstance(container, JsonObject):
                 container.append((key, value))
             else:
                 container.append(value)
-            closing = "}" if isinstance(container, _Object) else "]"
+            closing = "}" if isinstance(container, JsonObject) else "]"
             if text.startswith(",", pos):
                 pos = _skip(text, pos + 1)
-                if isinstance(container, _Object):
+                if isinstance(container, JsonObject):
                     pos = key_and_colon(pos)
                 break
             if not text.startswith(closing, pos):
@@ -182,15 +182,15 @@ def read_json(text: str, source: str = "<text>", name: str = "json game") -> Exp
             u0 = _number(body, path, source)
             nodes.append(Node(TERMINAL, payoffs=(u0, -u0)))
             continue
-        fields = _fields(_expect(body, _Object, path, source), path, source)
+        fields = _fields(_expect(body, JsonObject, path, source), path, source)
         if kind == "chance":
-            outcomes = _fields(_required_as(fields, "outcomes", path, source, _Object),
+            outcomes = _fields(_required_as(fields, "outcomes", path, source, JsonObject),
                                f"{path}.outcomes", source)
             labels: list[str] = []
             probs: list[float] = []
             for label, outcome in outcomes.items():
                 where = f"{path}.outcomes{_key(label)}"
-                parts = _fields(_expect(outcome, _Object, where, source), where, source)
+                parts = _fields(_expect(outcome, JsonObject, where, source), where, source)
                 probs.append(_number(_required(parts, "prob", where, source), where + ".prob", source))
                 frontier.append((_required(parts, "state", where, source), where + ".state"))
                 labels.append(label)
@@ -200,7 +200,7 @@ def read_json(text: str, source: str = "<text>", name: str = "json game") -> Exp
         else:
             player_one = _required_as(fields, "player_one", path, source, bool)
             infoset = _required_as(fields, "infoset", path, source, str)
-            actions = _fields(_required_as(fields, "actions", path, source, _Object),
+            actions = _fields(_required_as(fields, "actions", path, source, JsonObject),
                               f"{path}.actions", source)
             frontier.extend((child, f"{path}.actions{_key(label)}") for label, child in actions.items())
             node = Node(0 if player_one else 1, infoset, tuple(actions), ())
@@ -226,14 +226,14 @@ def json_path(game: ExplicitGame, n: int) -> str:
 
 def _node_kind(value: JsonValue, path: str, source: str) -> tuple[str, JsonValue]:
     """``(kind, body)`` of a node object, which has exactly one of the three keys."""
-    if not isinstance(value, _Object) or len(value) != 1 or value[0][0] not in ("terminal", "chance", "player"):
-        found = ("keys " + ", ".join(repr(k) for k, _ in value)) if isinstance(value, _Object) else _kind_of(value)
+    if not isinstance(value, JsonObject) or len(value) != 1 or value[0][0] not in ("terminal", "chance", "player"):
+        found = ("keys " + ", ".join(repr(k) for k, _ in value)) if isinstance(value, JsonObject) else _kind_of(value)
         raise JsonFormatError(f"{source} at {path}: a node is an object with exactly one key, "
                               f"'terminal', 'chance' or 'player'; found {found}")
     return value[0]
 
 
-def _fields(obj: _Object, path: str, source: str) -> dict[str, JsonValue]:
+def _fields(obj: JsonObject, path: str, source: str) -> dict[str, JsonValue]:
     keys = [k for k, _ in obj]
     if len(set(keys)) != len(keys):
         repeated = next(k for i, k in enumerate(keys) if k in keys[:i])
@@ -254,7 +254,7 @@ def _required_as(fields: dict[str, JsonValue], key: str, path: str, source: str,
 
 def _expect(value: JsonValue, kind: type[_Kind], path: str, source: str) -> _Kind:
     if not isinstance(value, kind):
-        wanted = {_Object: "an object", str: "a string", bool: "true or false"}[kind]
+        wanted = {JsonObject: "an object", str: "a string", bool: "true or false"}[kind]
         raise JsonFormatError(f"{source} at {path}: expected {wanted}, found {_kind_of(value)}")
     return value
 
@@ -272,7 +272,7 @@ def _number(value: JsonValue, path: str, source: str) -> float:
 
 
 def _kind_of(value: JsonValue) -> str:
-    if isinstance(value, _Object):
+    if isinstance(value, JsonObject):
         return "an object"
     return {list: "an array", str: "a string", bool: "true or false", type(None): "null"}.get(
         type(value), f"the number {value!r}" if isinstance(value, (int, float)) else repr(value))
