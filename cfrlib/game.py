@@ -18,7 +18,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 from .players import CHANCE, TERMINAL
-from .tree import NodeTable, Tree, compile_game, describe_history
+from .tree import History, NodeTable, Tree, compile_game, describe_history
 
 __all__ = ["CHANCE", "TERMINAL", "State", "Game"]
 
@@ -88,7 +88,7 @@ class Game(ABC):
     def initial_state(self) -> State:
         """The empty history, the root of the game tree."""
 
-    def describe(self, history) -> str:
+    def describe(self, history: History) -> str:
         """How error messages name the history ``history`` (a tuple of action names):
         ``history 'a b'`` or ``the root``; a game read from a file gives the place in the file."""
         return describe_history(history)

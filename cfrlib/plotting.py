@@ -14,23 +14,41 @@ matplotlib is imported inside the functions, so ``import cfrlib`` does not load 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Union
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from .errors import CfrlibError
-from .game import CHANCE, TERMINAL
+from .game import CHANCE, TERMINAL, Game
+from .tree import History, Tree
 
-PLAYER_COLORS = {0: "#1f5fa8", 1: "#c0392b", CHANCE: "#7f7f7f", TERMINAL: "#222222"}
+if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from matplotlib.typing import RcKeyType
+    from typing_extensions import TypeIs
+
+    from .solvers.base import ConvergenceLog
+
+PlotStyle = dict[str, Any]
+"""Keyword arguments of matplotlib's ``ax.plot`` (``{"color": "#0072B2", "ls": "--"}``)."""
+Column = Literal["iteration", "nodes_touched", "seconds", "exploitability"]
+"""A column of a :class:`~cfrlib.solvers.base.ConvergenceLog` that a figure can show."""
+Logs = Union["ConvergenceLog", Iterable["ConvergenceLog"], Mapping[str, "ConvergenceLog"]]
+"""One convergence log, several (labelled by their ``name``), or ``{label: log}``."""
+
+PLAYER_COLORS: dict[int, str] = {0: "#1f5fa8", 1: "#c0392b", CHANCE: "#7f7f7f", TERMINAL: "#222222"}
 """Colours of player 0, player 1, chance and terminal nodes, shared by every figure."""
 
 OKABE_ITO = {"orange": "#E69F00", "sky blue": "#56B4E9", "bluish green": "#009E73",
              "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00",
              "reddish purple": "#CC79A7", "black": "#000000"}
-"""The Okabe-Ito palette: eight colours that readers with any common form of colour-vision
+"""The Okabe-Ito palette, eight colours that readers with any common form of colour-vision
 deficiency can still tell apart (yellow is left out of line plots: too pale on white)."""
 
-VARIANT_STYLES = {
+VARIANT_STYLES: dict[str, PlotStyle] = {
     "CFR simult.": {"color": OKABE_ITO["blue"], "ls": "--", "marker": "v", "mfc": "white"},
     "CFR alt.": {"color": OKABE_ITO["blue"], "ls": "-", "marker": "o"},
     "DCFR simult.": {"color": OKABE_ITO["vermillion"], "ls": "--", "marker": "<", "mfc": "white"},
@@ -51,7 +69,7 @@ marker, so that curves stay apart in grey print and for colour-blind readers: da
 hollow markers for simultaneous updates, solid lines for the alternating originals."""
 
 
-def variant_style(name, markevery=0.1, **overrides) -> dict:
+def variant_style(name: str, markevery: float = 0.1, **overrides: Any) -> PlotStyle:
     """``ax.plot`` keyword arguments for the variant ``name`` (a key of
     :data:`VARIANT_STYLES`): its colour, line style and marker, markers spaced ``markevery``
     of the axes apart (a float, as in matplotlib), then ``overrides``."""
@@ -60,7 +78,7 @@ def variant_style(name, markevery=0.1, **overrides) -> dict:
                           f"{list(VARIANT_STYLES)}")
     return {**VARIANT_STYLES[name], "ms": 5, "markevery": markevery, **overrides}
 
-AXIS_LABELS = {
+AXIS_LABELS: dict[str, str] = {
     "iteration": "iterations $T$",
     "nodes_touched": "nodes touched",
     "seconds": "time (seconds)",
@@ -68,7 +86,7 @@ AXIS_LABELS = {
 }
 """Axis labels (with units) of the columns of a :class:`~cfrlib.solvers.base.ConvergenceLog`."""
 
-_STYLE = {
+_STYLE: dict[RcKeyType, Any] = {
     "figure.figsize": (6.4, 4.0),
     "figure.dpi": 100,
     "savefig.dpi": 100,
@@ -92,7 +110,7 @@ COLUMN_WIDTH = 7.5
 wider figure is shrunk to fit the column, so :func:`new_figure` draws its text larger by the
 same factor: every figure's text reads at the same size on the page."""
 
-_TEXT_SIZES = ("font.size", "axes.titlesize", "axes.labelsize", "legend.fontsize")
+_TEXT_SIZES: tuple[RcKeyType, ...] = ("font.size", "axes.titlesize", "axes.labelsize", "legend.fontsize")
 
 
 def style() -> None:
@@ -102,7 +120,8 @@ def style() -> None:
     mpl.rcParams.update(_STYLE)
 
 
-def new_figure(nrows=1, ncols=1, width=None, height=None, **kwargs):
+def new_figure(nrows: int = 1, ncols: int = 1, width: float | None = None,
+               height: float | None = None, **kwargs: Any) -> tuple[Figure, Any]:
     """A styled figure: ``plt.subplots(nrows, ncols)`` after :func:`style`, in inches.
 
     Text is drawn ``width / COLUMN_WIDTH`` times larger in figures wider than the column.
@@ -120,7 +139,9 @@ def new_figure(nrows=1, ncols=1, width=None, height=None, **kwargs):
 
 
 # ----------------------------------------------------------------------------- log-log curves
-def plot_loglog(x, series, ax=None, xlabel="", ylabel="", styles=None):
+def plot_loglog(x: ArrayLike | Mapping[str, ArrayLike], series: Mapping[str, ArrayLike],
+                ax: Axes | None = None, xlabel: str = "", ylabel: str = "",
+                styles: Mapping[str, PlotStyle] | None = None) -> Axes:
     """Draw ``series`` (``{label: y values}``) against ``x`` on log-log axes.
 
     ``x`` is one array shared by all series or ``{label: x values}``. Points where ``x`` or ``y``
@@ -149,7 +170,8 @@ def plot_loglog(x, series, ax=None, xlabel="", ylabel="", styles=None):
     return ax
 
 
-def plot_convergence(logs, x="iteration", y="exploitability", ax=None, labels=None):
+def plot_convergence(logs: Logs, x: Column = "iteration", y: Column = "exploitability",
+                     ax: Axes | None = None, labels: Sequence[str] | None = None) -> Axes:
     """Exploitability of the average strategy against ``x`` for one or more convergence logs.
 
     ``logs`` is a :class:`~cfrlib.solvers.base.ConvergenceLog`, a list of them (labelled by
@@ -163,7 +185,7 @@ def plot_convergence(logs, x="iteration", y="exploitability", ax=None, labels=No
     if isinstance(logs, Mapping):
         named = dict(logs)
     else:
-        logs = [logs] if hasattr(logs, "rows") else list(logs)
+        logs = [logs] if _is_log(logs) else list(logs)
         names = labels or [getattr(log, "name", "") or f"run {k}" for k, log in enumerate(logs)]
         if len(names) != len(logs):
             raise CfrlibError(f"plot_convergence: {len(names)} labels for {len(logs)} logs")
@@ -182,8 +204,12 @@ def plot_convergence(logs, x="iteration", y="exploitability", ax=None, labels=No
                        ax=ax, xlabel=AXIS_LABELS[x], ylabel=AXIS_LABELS[y])
 
 
+def _is_log(value: object) -> TypeIs[ConvergenceLog]:
+    return hasattr(value, "rows")
+
+
 # ----------------------------------------------------------------------------- game trees
-def tree_layout(game):
+def tree_layout(game: Game) -> tuple[Tree, NDArray[np.float64], NDArray[np.float64], list[str]]:
     """Positions and labels for drawing ``game``'s compiled tree.
 
     Leaves are spaced one unit apart in level order's left-to-right order; an inner node sits
@@ -195,7 +221,7 @@ def tree_layout(game):
     n = tree.num_nodes
     edge_labels = [""] * n
     states = {0: game.initial_state()}
-    for node in np.flatnonzero(tree.num_children > 0):
+    for node in np.flatnonzero(tree.num_children > 0).tolist():
         state = states.pop(node)
         first, count = tree.first_child[node], tree.num_children[node]
         for k, name in enumerate(state.legal_actions()[:count]):
@@ -213,9 +239,10 @@ def tree_layout(game):
     return tree, x, -tree.depth.astype(float), edge_labels
 
 
-def _leaf_order(tree):
+def _leaf_order(tree: Tree) -> NDArray[np.int64]:
     """Leaves in depth-first order (left to right in the drawing)."""
-    order, stack = [], [0]
+    order: list[int] = []
+    stack = [0]
     while stack:
         node = stack.pop()
         count = tree.num_children[node]
@@ -227,8 +254,9 @@ def _leaf_order(tree):
     return np.array(order, dtype=np.int64)
 
 
-def draw_game_tree(game, ax=None, max_nodes=400, infoset_labels=True, action_labels="short",
-                   payoffs=True, highlight=()):
+def draw_game_tree(game: Game, ax: Axes | None = None, max_nodes: int = 400,
+                   infoset_labels: bool = True, action_labels: Literal["short", "full"] | None = "short",
+                   payoffs: bool = True, highlight: History = ()) -> Axes:
     """Draw a small game tree with its information sets marked.
 
     Markers: chance nodes are grey diamonds, player 0's nodes circles, player 1's squares,
@@ -256,9 +284,9 @@ def draw_game_tree(game, ax=None, max_nodes=400, infoset_labels=True, action_lab
     segments = np.stack([np.column_stack([x[parents], y[parents]]),
                          np.column_stack([x[children], y[children]])], axis=1)
     on_path = np.isin(children, path)
-    ax.add_collection(LineCollection(segments[~on_path], colors="#9a9a9a", linewidths=0.8, zorder=1))
+    ax.add_collection(LineCollection(list(segments[~on_path]), colors="#9a9a9a", linewidths=0.8, zorder=1))
     if on_path.any():
-        ax.add_collection(LineCollection(segments[on_path], colors="#e67e22", linewidths=3.0,
+        ax.add_collection(LineCollection(list(segments[on_path]), colors="#e67e22", linewidths=3.0,
                                          zorder=2, label="history"))
     if action_labels not in ("short", "full", None):
         raise CfrlibError(f"draw_game_tree: action_labels must be 'short', 'full' or None, "
@@ -286,6 +314,7 @@ def draw_game_tree(game, ax=None, max_nodes=400, infoset_labels=True, action_lab
         nodes = np.flatnonzero(tree.player == who)
         if nodes.size == 0:
             continue
+        face: str | list[tuple[float, float, float, float]]  # one colour, or each node's infoset's
         if who in (0, 1):
             face = [fills[I] for I in tree.infoset[nodes]]
         else:
@@ -315,7 +344,7 @@ def draw_game_tree(game, ax=None, max_nodes=400, infoset_labels=True, action_lab
     return ax
 
 
-def _short_labels(tree, edge_labels):
+def _short_labels(tree: Tree, edge_labels: list[str]) -> list[str]:
     """Decision edges named by their first letter when that tells the siblings apart."""
     short = list(edge_labels)
     for node in np.flatnonzero(tree.infoset >= 0):
@@ -326,14 +355,14 @@ def _short_labels(tree, edge_labels):
     return short
 
 
-def _arc(x0, x1, height):
+def _arc(x0: float, x1: float, height: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """A shallow dashed-arc path above the nodes from ``x0`` to ``x1`` at depth ``height``."""
     t = np.linspace(0.0, 1.0, 30)
     bulge = 0.18 + 0.02 * abs(x1 - x0)
     return x0 + (x1 - x0) * t, height + 4 * bulge * t * (1 - t)
 
 
-def _path_nodes(tree, edge_labels, history):
+def _path_nodes(tree: Tree, edge_labels: list[str], history: History) -> NDArray[np.int64]:
     """Nodes on the path of ``history`` (action names from the root), root included."""
     nodes, node = [0], 0
     for step, name in enumerate(history):
@@ -351,7 +380,7 @@ def _path_nodes(tree, edge_labels, history):
 _CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, np.sqrt(3) / 2]])
 
 
-def simplex_coordinates(probs) -> np.ndarray:
+def simplex_coordinates(probs: ArrayLike) -> NDArray[np.float64]:
     """Map distributions ``(p_1, p_2, p_3)`` to the plane: ``sum_k p_k * corner_k``.
 
     The corners of the triangle are the pure strategies; the centre is ``(1/3, 1/3, 1/3)``.
@@ -370,8 +399,10 @@ def simplex_coordinates(probs) -> np.ndarray:
     return p @ _CORNERS
 
 
-def plot_simplex(trajectories, ax=None, vertex_labels=("rock", "paper", "scissors"), points=None,
-                 styles=None):
+def plot_simplex(trajectories: ArrayLike | Mapping[str, ArrayLike], ax: Axes | None = None,
+                 vertex_labels: tuple[str, str, str] = ("rock", "paper", "scissors"),
+                 points: Mapping[str, ArrayLike] | None = None,
+                 styles: Mapping[str, PlotStyle] | None = None) -> Axes:
     """Three-action strategies on the probability triangle.
 
     ``trajectories`` maps a label to an array of shape ``(T, 3)`` (a path, drawn as a line
@@ -405,8 +436,9 @@ def plot_simplex(trajectories, ax=None, vertex_labels=("rock", "paper", "scissor
 
 
 # ----------------------------------------------------------------------------- seeded runs
-def plot_spread(runs, x="nodes_touched", reference=None, ax=None, label="sampled runs",
-                highlight=None):
+def plot_spread(runs: Iterable[ConvergenceLog], x: Column = "nodes_touched",
+                reference: ConvergenceLog | Mapping[str, ConvergenceLog] | None = None,
+                ax: Axes | None = None, label: str = "sampled runs", highlight: int | None = None) -> Axes:
     """Several seeded runs of one sampling solver, on log-log axes: each run a thin line, their
     median a thick one, and ``reference`` logs (``{label: log}`` or one log, say full-width CFR)
     as dashed lines.

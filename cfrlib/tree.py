@@ -31,14 +31,45 @@ the place with ``game.describe(history)``: the history by default, a line and co
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NoReturn, Protocol
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .checks import sums_to_one
 from .errors import (ChanceProbabilityError, GameError, ImperfectRecallError,
                      InfosetMismatchError, NoActionsError, NotZeroSumError)
 from .players import CHANCE, TERMINAL
+
+History = tuple[str, ...]
+"""The names of the actions and chance outcomes from the root to a node, in order."""
+
+
+class StateLike(Protocol):
+    """What the compiler asks of a history: the state API of :class:`cfrlib.game.State`."""
+
+    def current_player(self) -> int: ...
+    def legal_actions(self) -> list[str]: ...
+    def chance_outcomes(self) -> list[tuple[str, float]]: ...
+    def child(self, action: str) -> StateLike: ...
+    def infoset_key(self) -> str: ...
+    def returns(self) -> tuple[float, float]: ...
+
+
+class GameLike(Protocol):
+    """What the compiler asks of a game (every :class:`cfrlib.game.Game` has it). Used when
+    present: ``describe(history)`` names a place in messages, ``node_table()`` is the fast path
+    and ``player_scoped_infosets`` lets both players use one infoset name."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def constant_sum(self) -> float: ...
+    @property
+    def sum_tolerance(self) -> float: ...
+    def initial_state(self) -> StateLike: ...
 
 
 @dataclass(eq=False)
@@ -65,30 +96,30 @@ class Tree:
 
     game_name: str
     constant_sum: float
-    parent: np.ndarray
-    depth: np.ndarray
-    player: np.ndarray
-    infoset: np.ndarray
-    action: np.ndarray
-    chance_prob: np.ndarray
-    chance_reach: np.ndarray
-    payoff: np.ndarray
-    first_child: np.ndarray
-    num_children: np.ndarray
-    level_offsets: np.ndarray
-    infoset_player: np.ndarray
-    infoset_num_actions: np.ndarray
-    infoset_keys: list
-    infoset_actions: list
-    infoset_parent_seq: np.ndarray
-    infoset_own_depth: np.ndarray
-    infoset_node: np.ndarray
-    action_mask: np.ndarray
-    terminal_node: np.ndarray
-    terminal_payoff: np.ndarray
-    terminal_chance: np.ndarray
-    terminal_seq: np.ndarray
-    _index: dict = field(repr=False, default_factory=dict)
+    parent: NDArray[np.int64]
+    depth: NDArray[np.int32]
+    player: NDArray[np.int8]
+    infoset: NDArray[np.int64]
+    action: NDArray[np.int64]
+    chance_prob: NDArray[np.float64]
+    chance_reach: NDArray[np.float64]
+    payoff: NDArray[np.float64]
+    first_child: NDArray[np.int64]
+    num_children: NDArray[np.int64]
+    level_offsets: NDArray[np.int64]
+    infoset_player: NDArray[np.int8]
+    infoset_num_actions: NDArray[np.int64]
+    infoset_keys: list[str]
+    infoset_actions: list[tuple[str, ...]]
+    infoset_parent_seq: NDArray[np.int64]
+    infoset_own_depth: NDArray[np.int32]
+    infoset_node: NDArray[np.intp]
+    action_mask: NDArray[np.bool_]
+    terminal_node: NDArray[np.intp]
+    terminal_payoff: NDArray[np.float64]
+    terminal_chance: NDArray[np.float64]
+    terminal_seq: NDArray[np.int64]
+    _index: dict[tuple[int, str], int] = field(repr=False, default_factory=dict)
 
     # ----------------------------------------------------------------------------- sizes
     @property
@@ -137,9 +168,9 @@ class Tree:
     def has_infoset(self, player: int, key: str) -> bool:
         return (player, key) in self._index
 
-    def infoset_levels(self, player: int) -> list[np.ndarray]:
+    def infoset_levels(self, player: int) -> list[NDArray[np.intp]]:
         """``player``'s infosets grouped by own depth, shallowest first (cached)."""
-        cache = self.__dict__.setdefault("_levels", {})
+        cache: dict[int, list[NDArray[np.intp]]] = self.__dict__.setdefault("_levels", {})
         if player not in cache:
             mine = np.flatnonzero(self.infoset_player == player)
             depths = self.infoset_own_depth[mine]
@@ -167,20 +198,20 @@ class NodeTable:
     action lists have one entry in :attr:`label_lists` and equal keys one in :attr:`keys`.
     """
 
-    player: np.ndarray
-    labels: np.ndarray
-    key: np.ndarray
-    chance_prob: np.ndarray
-    returns: np.ndarray
-    label_lists: list
-    keys: list
+    player: NDArray[np.int8]
+    labels: NDArray[np.int64]
+    key: NDArray[np.int64]
+    chance_prob: NDArray[np.float64]
+    returns: NDArray[np.float64]
+    label_lists: list[tuple[str, ...]]
+    keys: list[str]
 
     @property
-    def num_children(self) -> np.ndarray:
+    def num_children(self) -> NDArray[np.int64]:
         sizes = np.array([len(names) for names in self.label_lists] + [0], dtype=np.int64)
         return sizes[self.labels]  # labels -1 (terminals) picks the trailing 0
 
-    def equals(self, other) -> bool:
+    def equals(self, other: NodeTable) -> bool:
         """Whether two tables describe the same tree (same names, same numbers)."""
         return (all(np.array_equal(getattr(self, f), getattr(other, f))
                     for f in ("player", "chance_prob", "returns"))
@@ -188,17 +219,22 @@ class NodeTable:
                 and _resolved(self.key, self.keys) == _resolved(other.key, other.keys))
 
 
-def _resolved(ids, values) -> list:
+def _resolved(ids: NDArray[np.int64], values: Sequence[object]) -> list[object]:
     return [values[i] if i >= 0 else None for i in ids.tolist()]
 
 
-def walk_states(game) -> NodeTable:
+def walk_states(game: GameLike) -> NodeTable:
     """Ask ``game``'s state API about every history, breadth first, into a :class:`~cfrlib.tree.NodeTable`."""
     level = [game.initial_state()]
-    player, labels, keys_of, probs, payoffs = [], [], [], [], []
-    label_ids, key_ids = {}, {}  # each distinct action list and infoset key, numbered
+    player: list[int] = []
+    labels: list[int] = []
+    keys_of: list[int] = []
+    probs: list[list[float]] = []
+    payoffs: list[tuple[float, float]] = []
+    label_ids: dict[History, int] = {}  # each distinct action list and infoset key, numbered
+    key_ids: dict[str, int] = {}
     while level:  # one depth at a time: the walk keeps two levels of states alive
-        below = []
+        below: list[StateLike] = []
         for state in level:
             p = state.current_player()
             player.append(p)
@@ -232,20 +268,21 @@ def walk_states(game) -> NodeTable:
             labels.append(n)
             below.extend(map(state.child, names))
         level = below
-    player = np.array(player, dtype=np.int8)
-    key = np.full(len(player), -1, dtype=np.int64)
-    key[player >= 0] = keys_of
-    table = NodeTable(player, np.array(labels, dtype=np.int64), key, np.ones(len(player)),
-                      np.zeros((len(player), 2)), list(label_ids), list(key_ids))
-    chance_children = np.repeat(player == CHANCE, table.num_children)
+    who = np.array(player, dtype=np.int8)
+    key_of = np.full(len(who), -1, dtype=np.int64)
+    key_of[who >= 0] = keys_of
+    table = NodeTable(who, np.array(labels, dtype=np.int64), key_of, np.ones(len(who)),
+                      np.zeros((len(who), 2)), list(label_ids), list(key_ids))
+    chance_children = np.repeat(who == CHANCE, table.num_children)
     table.chance_prob[1:][chance_children] = _floats(
-        game, table, probs, np.flatnonzero(player == CHANCE), "chance probabilities", None)
-    table.returns[player == TERMINAL] = _floats(
-        game, table, payoffs, np.flatnonzero(player == TERMINAL), "returns()", 2)
+        game, table, probs, np.flatnonzero(who == CHANCE), "chance probabilities", None)
+    table.returns[who == TERMINAL] = _floats(
+        game, table, payoffs, np.flatnonzero(who == TERMINAL), "returns()", 2)
     return table
 
 
-def _floats(game, table, values, nodes, what, width) -> np.ndarray:
+def _floats(game: GameLike, table: NodeTable, values: Sequence[Sequence[float]], nodes: NDArray[np.intp],
+            what: str, width: int | None) -> NDArray[np.float64]:
     """``values`` (one sequence per node of ``nodes``) as one float array, rows of ``width``
     (flattened when ``width`` is None), or a :class:`~cfrlib.errors.GameError` naming the first bad node."""
     try:
@@ -264,7 +301,7 @@ def _floats(game, table, values, nodes, what, width) -> np.ndarray:
     raise GameError(f"{_describe(game, table, n)}: {what} gave {v!r}, expected {expected}")
 
 
-def _is_row(values, width) -> bool:
+def _is_row(values: object, width: int | None) -> bool:
     try:
         row = np.array(values, dtype=float)
     except (TypeError, ValueError):
@@ -272,19 +309,20 @@ def _is_row(values, width) -> bool:
     return row.ndim == 1 and (width is None or row.shape == (width,))
 
 
-def _unhashable(game, player, labels, label_ids, what, value):
+def _unhashable(game: GameLike, player: list[int], labels: list[int], label_ids: dict[History, int],
+                what: str, value: object) -> NoReturn:
     raise GameError(f"{_describe(game, _partial(player, labels, label_ids), len(player) - 1)}: "
                     f"the {what} {value!r} must be strings")
 
 
-def _partial(player, labels, label_ids) -> NodeTable:
+def _partial(player: list[int], labels: list[int], label_ids: dict[History, int]) -> NodeTable:
     """The table of the nodes walked so far (for the error messages of an unfinished walk)."""
     n = len(labels)
     return NodeTable(np.array(player[:n], dtype=np.int8), np.array(labels, dtype=np.int64),
                      np.full(n, -1), np.ones(n), np.zeros((n, 2)), list(label_ids), [])
 
 
-def history(table: NodeTable, n: int) -> tuple:
+def history(table: NodeTable, n: int) -> History:
     """The action (and chance outcome) names from the root to node ``n``."""
     num_children = table.num_children
     first_child = 1 + np.cumsum(num_children) - num_children
@@ -298,18 +336,18 @@ def history(table: NodeTable, n: int) -> tuple:
     return tuple(reversed(path))
 
 
-def _describe(game, table, n) -> str:
+def _describe(game: GameLike, table: NodeTable, n: int | np.integer) -> str:
     h = history(table, int(n))
     describe = getattr(game, "describe", None)
     return describe(h) if describe is not None else describe_history(h)
 
 
-def describe_history(history) -> str:
+def describe_history(history: Iterable[object]) -> str:
     """The default description of a history in messages: ``history 'a b'`` or ``the root``."""
     return "history '" + " ".join(str(a) for a in history) + "'" if history else "the root"
 
 
-def compile_game(game) -> Tree:
+def compile_game(game: GameLike) -> Tree:
     """``game`` compiled to a :class:`~cfrlib.tree.Tree`: its node table (``game.node_table()`` when the game
     offers one, else :func:`~cfrlib.tree.walk_states`), checked and turned into arrays by :func:`~cfrlib.tree.build_tree`."""
     fast = getattr(game, "node_table", None)
@@ -317,7 +355,7 @@ def compile_game(game) -> Tree:
     return build_tree(game, table if table is not None else walk_states(game))
 
 
-def build_tree(game, table: NodeTable) -> Tree:
+def build_tree(game: GameLike, table: NodeTable) -> Tree:
     """The :class:`~cfrlib.tree.Tree` of ``table``, after checking that it is a game cfrlib can solve.
 
     This is cfrlib's one structural validator. It raises a :class:`~cfrlib.errors.GameError`
@@ -428,7 +466,8 @@ def build_tree(game, table: NodeTable) -> Tree:
     return tree
 
 
-def _checked_nodes(game, table, first_child, num_children) -> np.ndarray:
+def _checked_nodes(game: GameLike, table: NodeTable, first_child: NDArray[np.int64],
+                   num_children: NDArray[np.int64]) -> NDArray[np.float64]:
     """The checks of each node on its own (actions, keys, chance probabilities, payoffs);
     returns the chance probabilities, rounded ones rescaled."""
     where = lambda n: _describe(game, table, n)  # noqa: E731
@@ -446,7 +485,8 @@ def _checked_nodes(game, table, first_child, num_children) -> np.ndarray:
         if len(set(names)) != len(names):
             repeated = sorted({a for a in names if names.count(a) > 1})
             raise GameError(f"{where(np.flatnonzero(labels == number)[0])}: repeated action name(s) {repeated}")
-    for number, key in enumerate(table.keys):
+    answers: Sequence[object] = table.keys  # as the game gave them: its state API may break the contract
+    for number, key in enumerate(answers):
         if not isinstance(key, str):
             n = np.flatnonzero(table.key == number)[0]
             raise GameError(f"{where(n)}: player {player[n]}'s infoset key must be a string, got {key!r}")
@@ -488,7 +528,9 @@ def _checked_nodes(game, table, first_child, num_children) -> np.ndarray:
     return chance_prob
 
 
-def _check_infosets(game, table, decision, infoset_of, infoset_node, own_seq, parent_seq):
+def _check_infosets(game: GameLike, table: NodeTable, decision: NDArray[np.intp], infoset_of: NDArray[np.intp],
+                    infoset_node: NDArray[np.intp], own_seq: NDArray[np.int64],
+                    parent_seq: NDArray[np.int64]) -> None:
     """The histories of each infoset agree on the acting player, the actions and (perfect
     recall) the acting player's last own sequence; the first history that does not is named."""
     where = lambda n: _describe(game, table, n)  # noqa: E731
@@ -517,7 +559,8 @@ def _check_infosets(game, table, decision, infoset_of, infoset_node, own_seq, pa
             "(perfect recall is required)")
 
 
-def _children(first_child, num_children, nodes) -> np.ndarray:
+def _children(first_child: NDArray[np.int64], num_children: NDArray[np.int64],
+              nodes: NDArray[np.intp]) -> NDArray[np.int64]:
     """The children of ``nodes``, concatenated in order."""
     counts = num_children[nodes]
     starts = np.repeat(first_child[nodes] - (np.cumsum(counts) - counts), counts)

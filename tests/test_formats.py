@@ -288,6 +288,8 @@ MALFORMED = [
     (PLAYER.format("i", '"a": {"terminal": 1, "chance": {}}'), JsonFormatError,
      r"at \$\.player\.actions\.a: a node is an object with exactly one key.*'terminal', 'chance'"),
     (PLAYER.format("i", '"my move": {"tie": 0}'), JsonFormatError, r'at \$\.player\.actions\["my move"\]'),
+    ('{"chance": 5}', JsonFormatError, r"at \$\.chance: expected an object, found the number 5"),
+    ('{"player": [1]}', JsonFormatError, r"at \$\.player: expected an object, found an array"),
     ('EFG 2 R "t" { "a" "b" }\np "" 1 1 "i" { "l" "r" } 0\nt "" 1 { 1 -1 \nt "" 2 { -1 1 }',
      EfgParseError, r"line 4, column 1: expected a payoff, found 't'"),
     ('EFG 2 R "t" { "a" "b" }\np "" 1 1 "i" { "l } 0', EfgParseError, r"line 2, column 16: a string that never ends"),

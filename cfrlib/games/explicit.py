@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 from ..errors import ChanceProbabilityError, GameError, InfosetMismatchError, NotZeroSumError
 from ..errors import NoActionsError  # noqa: F401 (re-exported from its old home)
 from ..game import CHANCE, TERMINAL, Game, State
-from ..tree import describe_history
+from ..tree import History, Tree, describe_history
 
 CONSTANT_SUM_RATIO = 1e-3
 """The range of ``u_0 + u_1`` may be at most this fraction of the range of ``u_0``."""
@@ -54,11 +55,11 @@ class Node:
     """
 
     player: int
-    infoset: Optional[str] = None
-    labels: tuple = ()
-    children: tuple = ()
-    probs: tuple = ()
-    payoffs: tuple = ()
+    infoset: str | None = None
+    labels: tuple[str, ...] = ()
+    children: tuple[int, ...] = ()
+    probs: tuple[float, ...] = ()
+    payoffs: tuple[float, ...] = ()
 
 
 class ExplicitState(State):
@@ -66,26 +67,26 @@ class ExplicitState(State):
 
     __slots__ = ("game", "index")
 
-    def __init__(self, game, index):
+    def __init__(self, game: ExplicitGame, index: int):
         self.game, self.index = game, index
 
     @property
     def node(self) -> Node:
         return self.game.nodes[self.index]
 
-    def current_player(self):
+    def current_player(self) -> int:
         return self.node.player
 
-    def legal_actions(self):
+    def legal_actions(self) -> list[str]:
         return list(self.node.labels)
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> list[tuple[str, float]]:
         node = self.node
         if node.player != CHANCE:
             raise GameError(f"{self.game.where(self.index)} is not a chance node")
         return list(zip(node.labels, node.probs))
 
-    def child(self, action):
+    def child(self, action: str) -> ExplicitState:
         node = self.node
         try:
             return ExplicitState(self.game, node.children[node.labels.index(action)])
@@ -93,13 +94,16 @@ class ExplicitState(State):
             raise GameError(f"{self.game.where(self.index)}: no action {action!r}; "
                             f"the actions are {list(node.labels)}") from None
 
-    def infoset_key(self):
-        return self.node.infoset
+    # A node holds what it was given; the compiler refuses, naming the node, a decision node
+    # without an infoset name and a terminal without exactly two payoffs (as for any game whose
+    # state API breaks its contract), so those answers are passed on unchecked.
+    def infoset_key(self) -> str:
+        return self.node.infoset  # type: ignore[return-value]
 
-    def returns(self):
-        return self.node.payoffs
+    def returns(self) -> tuple[float, float]:
+        return self.node.payoffs  # type: ignore[return-value]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"ExplicitState({self.game.where(self.index)})"
 
 
@@ -115,8 +119,9 @@ class ExplicitGame(Game):
 
     player_scoped_infosets = True  # as in game files, each player names their own infosets
 
-    def __init__(self, nodes, name="explicit", locate: Optional[Callable] = None, *,
-                 require_constant_sum=True):
+    def __init__(self, nodes: Iterable[Node], name: str = "explicit",
+                 locate: Callable[[ExplicitGame, int], str] | None = None, *,
+                 require_constant_sum: bool = True):
         self.nodes = list(nodes)
         self.name = name
         self._locate = locate
@@ -132,7 +137,7 @@ class ExplicitGame(Game):
     def initial_state(self) -> ExplicitState:
         return ExplicitState(self, 0)
 
-    def tree(self):
+    def tree(self) -> Tree:
         """The compiled tree, as for every game, refused for a game that is not constant-sum."""
         if self.not_constant_sum:
             raise NotConstantSumError(self.not_constant_sum)
@@ -142,9 +147,9 @@ class ExplicitGame(Game):
     def num_nodes(self) -> int:
         return len(self.nodes)
 
-    def history(self, n) -> list:
+    def history(self, n: int) -> list[str]:
         """The action (and chance outcome) names from the root to node ``n``."""
-        path = []
+        path: list[str] = []
         while n > 0:
             parent = self.parents[n]
             node = self.nodes[parent]
@@ -152,13 +157,13 @@ class ExplicitGame(Game):
             n = parent
         return path[::-1]
 
-    def where(self, n) -> str:
+    def where(self, n: int) -> str:
         """A readable description of node ``n``: its place in the file, or its history."""
         if self._locate is not None:
             return self._locate(self, n)
         return describe_history(self.history(n))
 
-    def describe(self, history) -> str:
+    def describe(self, history: History) -> str:
         """The node reached by ``history`` (a tuple of action names), as :meth:`where` names it."""
         n = 0
         for a in history:
@@ -166,11 +171,11 @@ class ExplicitGame(Game):
             n = node.children[node.labels.index(a)]
         return self.where(n)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"ExplicitGame({self.name!r}, {len(self.nodes):,} nodes)"
 
 
-def explicit_from_game(game) -> ExplicitGame:
+def explicit_from_game(game: Game) -> ExplicitGame:
     """Walk ``game`` through its state API (breadth first) into an :class:`ExplicitGame`.
 
     Infoset keys, action names, chance probabilities and both players' payoffs are copied, so
@@ -178,11 +183,10 @@ def explicit_from_game(game) -> ExplicitGame:
     """
     if isinstance(game, ExplicitGame):
         return game
-    pending = [game.initial_state()]
-    nodes = []
-    while len(nodes) < len(pending):
-        state = pending[len(nodes)]
-        pending[len(nodes)] = None  # keep only the frontier alive
+    frontier = deque([game.initial_state()])  # states met but not yet listed: only these are alive
+    nodes: list[Node] = []
+    while frontier:
+        state = frontier.popleft()
         p = state.current_player()
         if p == TERMINAL:
             nodes.append(Node(TERMINAL, payoffs=tuple(float(u) for u in state.returns())))
@@ -194,14 +198,15 @@ def explicit_from_game(game) -> ExplicitGame:
             infoset = None
         else:
             labels, probs, infoset = tuple(state.legal_actions()), (), state.infoset_key()
-        children = tuple(range(len(pending), len(pending) + len(labels)))
-        pending.extend(state.child(a) for a in labels)
+        first = len(nodes) + 1 + len(frontier)  # the number of the next state met
+        children = tuple(range(first, first + len(labels)))
+        frontier.extend(state.child(a) for a in labels)
         nodes.append(Node(p, infoset, labels, children, probs))
     return ExplicitGame(nodes, name=game.name)
 
 
 # --------------------------------------------------------------------------- validation
-def _parents(nodes) -> list:
+def _parents(nodes: list[Node]) -> list[int]:
     """``parent[n]`` for every node, checking that the children lists form a tree rooted at 0."""
     if not nodes:
         raise GameError("an explicit game needs at least one node")
@@ -220,7 +225,7 @@ def _parents(nodes) -> list:
     return parent
 
 
-def _check_shape(game, n, node):
+def _check_shape(game: ExplicitGame, n: int, node: Node) -> None:
     """What the list of nodes alone can get wrong at node ``n``."""
     if node.player == TERMINAL:
         if node.children:
@@ -234,9 +239,9 @@ def _check_shape(game, n, node):
                                      f"for {len(node.labels)} outcomes")
 
 
-def _check_chance_infosets(game):
+def _check_chance_infosets(game: ExplicitGame) -> None:
     """Chance nodes that share a chance infoset name have the same outcomes and probabilities."""
-    first = {}
+    first: dict[str, int] = {}
     for n, node in enumerate(game.nodes):
         if node.player != CHANCE or node.infoset is None:
             continue
@@ -248,7 +253,7 @@ def _check_chance_infosets(game):
                 f"{list(zip(other.labels, other.probs))}")
 
 
-def _constant_sum(game):
+def _constant_sum(game: ExplicitGame) -> tuple[float, float, str | None]:
     """``(constant_sum, sum_tolerance, problem)`` from the terminal payoffs, by the 0.1% rule
     (``problem`` is ``None`` or says where the rule fails)."""
     terminals = [n for n, node in enumerate(game.nodes) if node.player == TERMINAL
@@ -271,5 +276,5 @@ def _constant_sum(game):
     return (0.0 if constant == 0 else constant), max(Game.sum_tolerance, spread), problem
 
 
-def _finite(x) -> bool:
-    return isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x)
+def _finite(x: object) -> bool:
+    return not isinstance(x, bool) and isinstance(x, numbers.Real) and math.isfinite(x)

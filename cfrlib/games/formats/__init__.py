@@ -18,21 +18,28 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal, Union
 
 from ...errors import GameFormatError
+from ...game import Game
 from ..explicit import ExplicitGame, explicit_from_game
 from .efg import read_efg, write_efg
 from .errors import DuplicateInfosetError, EfgParseError, JsonFormatError, UnknownFormatError
 from .json_tree import read_json, write_json
 
-FORMATS = ("json", "efg")
-_SUFFIXES = {".json": "json", ".efg": "efg"}
+Format = Literal["json", "efg"]
+"""The name of a file format, ``"json"`` (the Rust ``cfr`` crate's tree) or ``"efg"`` (Gambit)."""
+FORMATS: tuple[Format, ...] = ("json", "efg")
+_SUFFIXES: dict[str, Format] = {".json": "json", ".efg": "efg"}
+Source = Union[str, bytes, bytearray, "os.PathLike[str]"]
+"""What :func:`load` reads, a path or the text of a game (``str`` or UTF-8 ``bytes``)."""
 
 __all__ = ["DuplicateInfosetError", "EfgParseError", "FORMATS", "JsonFormatError",
            "UnknownFormatError", "dumps", "load", "save"]
 
 
-def load(source, format=None, *, require_constant_sum=True) -> ExplicitGame:
+def load(source: Source, format: Format | None = None, *,
+         require_constant_sum: bool = True) -> ExplicitGame:
     """The game in ``source``: a path, JSON or ``.efg`` text (``str`` or ``bytes``).
 
     A string is read as text when it holds a newline or starts like a game (``{`` or ``EFG``),
@@ -49,16 +56,16 @@ def load(source, format=None, *, require_constant_sum=True) -> ExplicitGame:
     return read_efg(text, where, name=stem or "efg game", require_constant_sum=require_constant_sum)
 
 
-def dumps(game, format) -> str:
+def dumps(game: Game, format: Format) -> str:
     """``game`` (any cfrlib game) as JSON or ``.efg`` text."""
     _check_format(format)
-    if format is None:
+    if format not in FORMATS:  # None, after the check
         raise UnknownFormatError("dumps needs format='json' or format='efg'")
     explicit = explicit_from_game(game)
     return write_json(explicit) if format == "json" else write_efg(explicit)
 
 
-def save(game, path, format=None) -> Path:
+def save(game: Game, path: str | os.PathLike[str], format: Format | None = None) -> Path:
     """Write ``game`` to ``path`` in the format of its suffix (``.json``, ``.efg``) or ``format``."""
     _check_format(format)
     path = Path(path)
@@ -71,12 +78,12 @@ def save(game, path, format=None) -> Path:
     return path
 
 
-def _check_format(format):
+def _check_format(format: object) -> None:
     if format is not None and format not in FORMATS:
         raise UnknownFormatError(f"unknown format {format!r}; cfrlib reads and writes 'json' and 'efg'")
 
 
-def _read(source):
+def _read(source: object) -> tuple[str, str, str | None]:
     """``(text, description for messages, file stem or None)``."""
     if isinstance(source, (bytes, bytearray)):
         return _decode(bytes(source), "<text>"), "<text>", None
@@ -96,7 +103,7 @@ def _read(source):
     return _decode(data, path.name), path.name, path.stem
 
 
-def _decode(data, where) -> str:
+def _decode(data: bytes, where: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -104,11 +111,11 @@ def _decode(data, where) -> str:
                                  "expected JSON or Gambit .efg text") from None
 
 
-def _looks_like_a_game(text) -> bool:
+def _looks_like_a_game(text: str) -> bool:
     return text.lstrip().startswith(("{", "[", "EFG"))
 
 
-def _detect(text, where) -> str:
+def _detect(text: str, where: str) -> Format:
     start = text.lstrip()
     if start.startswith(("{", "[")):
         return "json"

@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
+from typing import NoReturn, TypedDict, TypeVar
 
 from ..explicit import ExplicitGame, Node
 from ...game import CHANCE, TERMINAL
@@ -45,15 +47,43 @@ _TOKEN = re.compile(r"""
 """, re.VERBOSE | re.DOTALL)
 
 _ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_Item = TypeVar("_Item")
+_Infoset = tuple[int, int]
+"""``(player, infoset number)``, the player being ``CHANCE``, 0 or 1."""
+
+
+class _RecordBase(TypedDict):
+    kind: str                 # 'c', 'p' or 't'
+    offset: int               # of the record in the text
+    parent: int               # record number, -1 at the root
+    children: list[int]
+    labels: tuple[str, ...]
+    probs: tuple[float, ...]
+    outcome: int              # 0: none
+    outcome_name: str | None
+    payoffs: list[float] | None
+
+
+class _Record(_RecordBase, total=False):
+    """One node of the file as read; ``player``, ``infoset`` and ``name`` off terminals,
+    ``payoffs_at`` (the offset of the payoffs) when the record gives payoffs."""
+
+    player: int
+    infoset: int
+    name: str | None
+    payoffs_at: int
 
 
 class _Tokens:
     """The tokens of an ``.efg`` text, with their offsets for line:column messages."""
 
-    def __init__(self, text, source):
+    def __init__(self, text: str, source: str):
         self.text, self.source = text, source
-        self.kinds, self.values, self.offsets = [], [], []
-        self.i, self._line_starts = 0, None
+        self.kinds: list[str] = []
+        self.values: list[str] = []
+        self.offsets: list[int] = []
+        self.i = 0
+        self._line_starts: list[int] | None = None
         pos, end = 0, len(text)
         while pos < end:
             match = _TOKEN.match(text, pos)
@@ -61,7 +91,7 @@ class _Tokens:
                 if text[pos] == '"':
                     self.fail("a string that never ends (no closing '\"')", pos)
                 self.fail(f"unexpected character {text[pos]!r}", pos)
-            kind = match.lastgroup
+            kind = match.lastgroup or ""  # never empty: every alternative of _TOKEN is named
             if kind != "space":
                 value = match.group()
                 if kind == "string":
@@ -71,42 +101,42 @@ class _Tokens:
                 self.offsets.append(pos)
             pos = match.end()
 
-    def where(self, offset) -> str:
+    def where(self, offset: int) -> str:
         if self._line_starts is None:
             self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
         line = bisect.bisect_right(self._line_starts, offset)
         return f"{self.source} line {line}, column {offset - self._line_starts[line - 1] + 1}"
 
-    def fail(self, message, offset=None):
+    def fail(self, message: str, offset: int | None = None) -> NoReturn:
         if offset is None:
             offset = self.offsets[self.i] if self.i < len(self.kinds) else len(self.text)
         raise EfgParseError(f"{self.where(offset)}: {message}")
 
     # -- reading tokens
-    def peek(self):
+    def peek(self) -> str | None:
         return self.kinds[self.i] if self.i < len(self.kinds) else None
 
-    def take(self, kind, what):
+    def take(self, kind: str, what: str) -> str:
         if self.peek() != kind:
             found = "the end of the file" if self.peek() is None else repr(self.values[self.i])
             self.fail(f"expected {what}, found {found}")
         self.i += 1
         return self.values[self.i - 1]
 
-    def optional(self, kind):
+    def optional(self, kind: str) -> str | None:
         if self.peek() == kind:
             self.i += 1
             return self.values[self.i - 1]
         return None
 
-    def integer(self, what, low):
+    def integer(self, what: str, low: int) -> int:
         text = self.take("number", what)
         if not text.isdigit() or len(text) > 18 or int(text) < low:
             self.i -= 1
             self.fail(f"expected {what}, found {text!r}")
         return int(text)
 
-    def number(self, what):
+    def number(self, what: str) -> float:
         text = self.take("number", what)
         try:
             if "/" in text:
@@ -120,10 +150,10 @@ class _Tokens:
             self.fail(f"{text!r} is not a finite number")
         return value
 
-    def braced(self, item):
+    def braced(self, item: Callable[[], _Item]) -> list[_Item]:
         """``{ item item ... }`` with optional commas between items: the list of items."""
         self.take("{", "'{'")
-        items = []
+        items: list[_Item] = []
         while self.peek() != "}":
             if self.peek() is None:
                 self.fail("the list is not closed by '}'")
@@ -134,7 +164,7 @@ class _Tokens:
 
 
 def read_efg(text: str, source: str = "<text>", name: str = "efg game", *,
-             require_constant_sum=True) -> ExplicitGame:
+             require_constant_sum: bool = True) -> ExplicitGame:
     """The game in Gambit ``.efg`` text (``source`` names it in error messages), called by its
     title, or ``name`` when the title is empty (``require_constant_sum``: see
     :class:`~cfrlib.games.explicit.ExplicitGame`)."""
@@ -163,12 +193,12 @@ def read_efg(text: str, source: str = "<text>", name: str = "efg game", *,
     records = _read_records(tokens)
     outcomes = _outcome_payoffs(records, tokens)
     names = _infoset_names(records, tokens)
-    nodes = []
-    payoffs = [None] * len(records)
+    nodes: list[Node] = []
+    payoffs: list[tuple[float, float]] = []  # of each record: the sum of the outcomes on its path
     for n, r in enumerate(records):
-        parent_payoff = payoffs[r["parent"]] if r["parent"] >= 0 else (0.0, 0.0)
+        parent_payoff = payoffs[r["parent"]] if r["parent"] >= 0 else (0.0, 0.0)  # parents come first
         own = outcomes[r["outcome"]] if r["outcome"] else (0.0, 0.0)
-        payoffs[n] = (parent_payoff[0] + own[0], parent_payoff[1] + own[1])
+        payoffs.append((parent_payoff[0] + own[0], parent_payoff[1] + own[1]))
         if r["kind"] == "t":
             nodes.append(Node(TERMINAL, payoffs=payoffs[n]))
         else:
@@ -180,11 +210,12 @@ def read_efg(text: str, source: str = "<text>", name: str = "efg game", *,
                         require_constant_sum=require_constant_sum)
 
 
-def _read_records(tokens) -> list:
+def _read_records(tokens: _Tokens) -> list[_Record]:
     """The node records in file order, with parents and children linked (no recursion)."""
-    records = []
-    open_nodes = []  # [record number, children still to read]
-    defined = {}  # (player, infoset number) -> (labels, probs) from its first full record
+    records: list[_Record] = []
+    open_nodes: list[list[int]] = []  # [record number, children still to read]
+    # (player, infoset number) -> (labels, probs) from its first full record
+    defined: dict[_Infoset, tuple[tuple[str, ...], tuple[float, ...]]] = {}
     while True:
         if records and not open_nodes:
             if tokens.peek() is not None:
@@ -197,15 +228,19 @@ def _read_records(tokens) -> list:
             tokens.i -= 1
             tokens.fail(f"expected a node: 'c', 'p' or 't', found {kind!r}")
         tokens.take("string", "the node's name in double quotes")
-        record = {"kind": kind, "offset": offset, "children": [], "labels": (), "probs": (),
-                  "parent": open_nodes[-1][0] if open_nodes else -1}
+        record: _Record = {"kind": kind, "offset": offset, "children": [], "labels": (), "probs": (),
+                           "parent": open_nodes[-1][0] if open_nodes else -1, "outcome": 0,
+                           "outcome_name": None, "payoffs": None}
         if kind != "t":
             player = CHANCE if kind == "c" else tokens.integer("the player number, 1 or 2", 1) - 1
             if player not in (CHANCE, 0, 1):
                 tokens.i -= 1
                 tokens.fail(f"player {player + 1}: the game has players 1 and 2")
             infoset = tokens.integer("the information set number (1, 2, ...)", 1)
-            record.update(player=player, infoset=infoset, name=tokens.optional("string"))
+            record["player"], record["infoset"] = player, infoset
+            record["name"] = tokens.optional("string")
+            labels: tuple[str, ...]
+            probs: tuple[float, ...]
             if tokens.peek() == "{":
                 if kind == "c":
                     pairs = tokens.braced(lambda: (tokens.take("string", "an outcome name in double quotes"),
@@ -221,11 +256,12 @@ def _read_records(tokens) -> list:
                 who = "chance" if kind == "c" else f"player {player + 1}'s"
                 tokens.fail(f"{who} infoset {infoset} needs its list of actions here: "
                             "it has not been given earlier in the file")
-            record.update(labels=labels, probs=probs)
+            record["labels"], record["probs"] = labels, probs
         record["outcome"] = tokens.integer("the outcome number (0 for none)", 0)
         record["outcome_name"] = tokens.optional("string")
-        record["payoffs_at"] = tokens.offsets[tokens.i] if tokens.peek() == "{" else None
-        record["payoffs"] = tokens.braced(lambda: tokens.number("a payoff")) if tokens.peek() == "{" else None
+        if tokens.peek() == "{":
+            record["payoffs_at"] = tokens.offsets[tokens.i]
+            record["payoffs"] = tokens.braced(lambda: tokens.number("a payoff"))
         n = len(records)
         records.append(record)
         if open_nodes:
@@ -242,9 +278,10 @@ def _read_records(tokens) -> list:
                         f"{tokens.where(r['offset'])} still needs {open_nodes[-1][1]} more child node(s)")
 
 
-def _outcome_payoffs(records, tokens) -> dict:
+def _outcome_payoffs(records: list[_Record], tokens: _Tokens) -> dict[int, tuple[float, ...]]:
     """``{outcome number: (u_0, u_1)}``, each outcome's payoffs given once (or repeated alike)."""
-    payoffs, first = {}, {}
+    payoffs: dict[int, tuple[float, ...]] = {}
+    first: dict[int, int] = {}
     for r in records:
         number, given = r["outcome"], r["payoffs"]
         if given is None:
@@ -265,21 +302,24 @@ def _outcome_payoffs(records, tokens) -> dict:
     return payoffs
 
 
-def _infoset_names(records, tokens) -> dict:
+def _infoset_names(records: list[_Record], tokens: _Tokens) -> dict[_Infoset, str]:
     """``{(player, infoset number): name}``: the name given in the file, else the number's string."""
-    given, first = {}, {}
+    given: dict[_Infoset, tuple[str, int]] = {}
+    first: dict[_Infoset, int] = {}
     for r in records:
         if r["kind"] == "t":
             continue
         ident = (r["player"], r["infoset"])
         first.setdefault(ident, r["offset"])
-        if r["name"]:
-            if ident in given and given[ident][0] != r["name"]:
-                tokens.fail(f"{_who(ident)} infoset {ident[1]} is called {r['name']!r} here but "
+        name = r["name"]
+        if name:
+            if ident in given and given[ident][0] != name:
+                tokens.fail(f"{_who(ident)} infoset {ident[1]} is called {name!r} here but "
                             f"{given[ident][0]!r} at {tokens.where(given[ident][1])}", r["offset"])
-            given.setdefault(ident, (r["name"], r["offset"]))
-    names, owner = {}, {}
-    for ident in sorted(first, key=first.get):
+            given.setdefault(ident, (name, r["offset"]))
+    names: dict[_Infoset, str] = {}
+    owner: dict[tuple[int, str], _Infoset] = {}
+    for ident in sorted(first, key=first.__getitem__):
         name = given[ident][0] if ident in given else str(ident[1])
         key = (ident[0], name)
         if key in owner:
@@ -295,7 +335,7 @@ def _infoset_names(records, tokens) -> dict:
     return names
 
 
-def _who(ident) -> str:
+def _who(ident: _Infoset) -> str:
     return "chance" if ident[0] == CHANCE else f"player {ident[0] + 1}'s"
 
 
@@ -310,7 +350,8 @@ def write_efg(game: ExplicitGame) -> str:
     small fraction is exact, else as decimals).
     """
     lines = [f'EFG 2 R {_quote(game.name)} {{ "Player 1" "Player 2" }}', '""', ""]
-    infosets, outcomes = {}, {}
+    infosets: dict[tuple[int, str | tuple[str, int]], int] = {}  # unnamed chance infosets: by line
+    outcomes: dict[tuple[float, ...], int] = {}
     count = {CHANCE: 0, 0: 0, 1: 0}  # infosets numbered so far, per player
     stack = [0]
     while stack:
@@ -324,7 +365,7 @@ def write_efg(game: ExplicitGame) -> str:
             else:
                 lines.append(f't "" {outcomes[pair]}')
             continue
-        ident = (node.player, node.infoset if node.infoset is not None else ("node", len(lines)))
+        ident: tuple[int, str | tuple[str, int]] = (node.player, node.infoset if node.infoset is not None else ("node", len(lines)))
         if ident not in infosets:
             count[node.player] += 1
             infosets[ident] = count[node.player]
@@ -340,11 +381,11 @@ def write_efg(game: ExplicitGame) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _quote(text) -> str:
+def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _efg_number(x) -> str:
+def _efg_number(x: float) -> str:
     """``x`` exactly: an integer, a short decimal, a fraction ``p/q`` with ``q <= 10000`` that
     equals ``x`` as a float, or else the shortest round-tripping decimal."""
     x = float(x)

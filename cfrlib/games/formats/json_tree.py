@@ -25,7 +25,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from json.decoder import scanstring
+from collections import deque
+from dataclasses import dataclass
+from typing import NoReturn, TypeVar, Union
 
 from ..explicit import ExplicitGame, Node
 from ...game import CHANCE, TERMINAL
@@ -35,21 +37,35 @@ _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _LITERALS = {"true": True, "false": False, "null": None}
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_DECODER = json.JSONDecoder()  # its raw_decode reads one string at a time for the iterative reader
 
 
-class _Object(list):
+class JsonObject(list[tuple[str, "JsonValue"]]):
     """A JSON object as its list of ``(key, value)`` pairs: order and repeated keys are kept."""
+
+
+JsonValue = Union[None, bool, int, float, str, list["JsonValue"], JsonObject]
+"""A value read by :func:`parse_json`, where objects are lists of ``(key, value)`` pairs."""
+_Kind = TypeVar("_Kind", JsonObject, str, bool)
+
+
+@dataclass
+class _Open:
+    """A container the iterative reader is filling, and the key of an object's next value."""
+
+    container: list[JsonValue] | JsonObject
+    key: str = ""
 
 
 class _NotStrictJson(Exception):
     """NaN or Infinity, which Python's reader accepts and JSON does not."""
 
 
-def _reject_constant(name):
+def _reject_constant(name: str) -> NoReturn:
     raise _NotStrictJson(name)
 
 
-def parse_json(text: str, source: str = "<text>"):
+def parse_json(text: str, source: str = "<text>") -> JsonValue:
     """Parse strict JSON into Python values, objects as ordered ``(key, value)`` pair lists.
 
     Why not just the standard :mod:`json` module: it recurses once per level of nesting, so a
@@ -63,30 +79,31 @@ def parse_json(text: str, source: str = "<text>"):
     ``ijson`` reads any depth but reports errors as a quoted excerpt, without line and column.
     """
     try:
-        return json.loads(text, object_pairs_hook=_Object, parse_constant=_reject_constant)
+        return json.loads(text, object_pairs_hook=JsonObject, parse_constant=_reject_constant)
     except (ValueError, RecursionError, _NotStrictJson):
         return _parse_iteratively(text, source)
 
 
-def _parse_iteratively(text, source):
+def _parse_iteratively(text: str, source: str) -> JsonValue:
     """The same language as :func:`parse_json`, with an explicit stack instead of recursion."""
-    stack = []  # open containers, each [container, pending key]
+    stack: list[_Open] = []  # the open containers
     pos, end = _skip(text, 0), len(text)
+    value: JsonValue
 
-    def fail(message, at):
+    def fail(message: str, at: int) -> NoReturn:
         line = text.count("\n", 0, at) + 1
         column = at - text.rfind("\n", 0, at)
         raise JsonFormatError(f"{source}: not valid JSON at line {line}, column {column}: {message}")
 
-    def key_and_colon(at):
+    def key_and_colon(at: int) -> int:
         if text.startswith('"', at):
             try:
-                key, at = scanstring(text, at + 1)
-            except ValueError as err:
+                key, at = _DECODER.raw_decode(text, at)
+            except json.JSONDecodeError as err:
                 fail(err.msg, err.pos)
             at = _skip(text, at)
             if text.startswith(":", at):
-                stack[-1][1] = key
+                stack[-1].key = key
                 return _skip(text, at + 1)
             fail("expected ':' after an object key", at)
         fail("expected a string key in double quotes", at)
@@ -99,16 +116,16 @@ def _parse_iteratively(text, source):
             pos = _skip(text, pos + 1)
             closing = "}" if char == "{" else "]"
             if text.startswith(closing, pos):
-                value, pos = (_Object() if char == "{" else []), pos + 1
+                value, pos = (JsonObject() if char == "{" else []), pos + 1
             else:
-                stack.append([_Object() if char == "{" else [], None])
+                stack.append(_Open(JsonObject() if char == "{" else []))
                 if char == "{":
                     pos = key_and_colon(pos)
                 continue
         elif char == '"':
             try:
-                value, pos = scanstring(text, pos + 1)
-            except ValueError as err:
+                value, pos = _DECODER.raw_decode(text, pos)
+            except json.JSONDecodeError as err:
                 fail(err.msg, err.pos)
         elif (match := _NUMBER.match(text, pos)) is not None:
             try:
@@ -129,67 +146,70 @@ def _parse_iteratively(text, source):
                 if pos != end:
                     fail("extra text after the JSON value", pos)
                 return value
-            container, key = stack[-1]
-            container.append((key, value) if isinstance(container, _Object) else value)
-            closing = "}" if isinstance(container, _Object) else "]"
+            container, key = stack[-1].container, stack[-1].key
+            if isinstance(container, JsonObject):
+                container.append((key, value))
+            else:
+                container.append(value)
+            closing = "}" if isinstance(container, JsonObject) else "]"
             if text.startswith(",", pos):
                 pos = _skip(text, pos + 1)
-                if isinstance(container, _Object):
+                if isinstance(container, JsonObject):
                     pos = key_and_colon(pos)
                 break
             if not text.startswith(closing, pos):
                 fail(f"expected ',' or '{closing}'", pos)
-            value, pos = stack.pop()[0], pos + 1
+            value, pos = stack.pop().container, pos + 1
 
 
-def _skip(text, pos):
-    return _WHITESPACE.match(text, pos).end()
+def _skip(text: str, pos: int) -> int:
+    match = _WHITESPACE.match(text, pos)
+    assert match is not None  # the pattern matches the empty string
+    return match.end()
 
 
 # ------------------------------------------------------------------------------- reading
 def read_json(text: str, source: str = "<text>", name: str = "json game") -> ExplicitGame:
     """The game written as a JSON tree in ``text`` (``source`` names it in error messages)."""
-    pending = [(parse_json(text, source), "$")]
-    nodes = []
-    while len(nodes) < len(pending):
-        value, path = pending[len(nodes)]
-        pending[len(nodes)] = None  # keep only the frontier alive
+    frontier = deque([(parse_json(text, source), "$")])  # met but not yet read: only these are kept
+    nodes: list[Node] = []
+    while frontier:
+        value, path = frontier.popleft()
+        met = len(nodes) + 1 + len(frontier)  # the nodes met so far; the next one met gets this number
         kind, body = _node_kind(value, path, source)
         path = f"{path}.{kind}"
         if kind == "terminal":
             u0 = _number(body, path, source)
             nodes.append(Node(TERMINAL, payoffs=(u0, -u0)))
             continue
-        fields = _fields(body, path, source)
-        first = len(pending)
+        fields = _fields(_expect(body, JsonObject, path, source), path, source)
         if kind == "chance":
-            outcomes = _fields(_required(fields, "outcomes", path, source, _Object),
+            outcomes = _fields(_required_as(fields, "outcomes", path, source, JsonObject),
                                f"{path}.outcomes", source)
-            labels, probs = [], []
+            labels: list[str] = []
+            probs: list[float] = []
             for label, outcome in outcomes.items():
                 where = f"{path}.outcomes{_key(label)}"
-                parts = _fields(_expect(outcome, _Object, where, source), where, source)
+                parts = _fields(_expect(outcome, JsonObject, where, source), where, source)
                 probs.append(_number(_required(parts, "prob", where, source), where + ".prob", source))
-                pending.append((_required(parts, "state", where, source), where + ".state"))
+                frontier.append((_required(parts, "state", where, source), where + ".state"))
                 labels.append(label)
             infoset = fields.get("infoset")
-            if infoset is not None:
-                _expect(infoset, str, f"{path}.infoset", source)
-            node = Node(CHANCE, infoset, tuple(labels), (), tuple(probs))
+            node = Node(CHANCE, None if infoset is None else _expect(infoset, str, f"{path}.infoset", source),
+                        tuple(labels), (), tuple(probs))
         else:
-            player_one = _required(fields, "player_one", path, source, bool)
-            infoset = _required(fields, "infoset", path, source, str)
-            actions = _fields(_required(fields, "actions", path, source, _Object),
+            player_one = _required_as(fields, "player_one", path, source, bool)
+            infoset = _required_as(fields, "infoset", path, source, str)
+            actions = _fields(_required_as(fields, "actions", path, source, JsonObject),
                               f"{path}.actions", source)
-            labels = tuple(actions)
-            pending.extend((child, f"{path}.actions{_key(label)}") for label, child in actions.items())
-            node = Node(0 if player_one else 1, infoset, labels, ())
+            frontier.extend((child, f"{path}.actions{_key(label)}") for label, child in actions.items())
+            node = Node(0 if player_one else 1, infoset, tuple(actions), ())
         nodes.append(Node(node.player, node.infoset, node.labels,
-                          tuple(range(first, len(pending))), node.probs))
+                          tuple(range(met, len(nodes) + 1 + len(frontier))), node.probs))
     return ExplicitGame(nodes, name=name, locate=lambda game, n: f"{source} at {json_path(game, n)}")
 
 
-def json_path(game, n) -> str:
+def json_path(game: ExplicitGame, n: int) -> str:
     """The JSON path of node ``n`` of ``game`` as the JSON format writes it, ending in its kind."""
     steps = []
     child = n
@@ -204,16 +224,16 @@ def json_path(game, n) -> str:
     return "$" + "".join(reversed(steps)) + "." + kind
 
 
-def _node_kind(value, path, source):
+def _node_kind(value: JsonValue, path: str, source: str) -> tuple[str, JsonValue]:
     """``(kind, body)`` of a node object, which has exactly one of the three keys."""
-    if not isinstance(value, _Object) or len(value) != 1 or value[0][0] not in ("terminal", "chance", "player"):
-        found = ("keys " + ", ".join(repr(k) for k, _ in value)) if isinstance(value, _Object) else _kind_of(value)
+    if not isinstance(value, JsonObject) or len(value) != 1 or value[0][0] not in ("terminal", "chance", "player"):
+        found = ("keys " + ", ".join(repr(k) for k, _ in value)) if isinstance(value, JsonObject) else _kind_of(value)
         raise JsonFormatError(f"{source} at {path}: a node is an object with exactly one key, "
                               f"'terminal', 'chance' or 'player'; found {found}")
     return value[0]
 
 
-def _fields(obj, path, source) -> dict:
+def _fields(obj: JsonObject, path: str, source: str) -> dict[str, JsonValue]:
     keys = [k for k, _ in obj]
     if len(set(keys)) != len(keys):
         repeated = next(k for i, k in enumerate(keys) if k in keys[:i])
@@ -221,21 +241,25 @@ def _fields(obj, path, source) -> dict:
     return dict(obj)
 
 
-def _required(fields, key, path, source, kind=None):
+def _required(fields: dict[str, JsonValue], key: str, path: str, source: str) -> JsonValue:
     if key not in fields:
         raise JsonFormatError(f"{source} at {path}: missing the key {key!r}")
-    value = fields[key]
-    return value if kind is None else _expect(value, kind, f"{path}{_key(key)}", source)
+    return fields[key]
 
 
-def _expect(value, kind, path, source):
+def _required_as(fields: dict[str, JsonValue], key: str, path: str, source: str,
+                 kind: type[_Kind]) -> _Kind:
+    return _expect(_required(fields, key, path, source), kind, f"{path}{_key(key)}", source)
+
+
+def _expect(value: JsonValue, kind: type[_Kind], path: str, source: str) -> _Kind:
     if not isinstance(value, kind):
-        wanted = {_Object: "an object", str: "a string", bool: "true or false"}[kind]
+        wanted = {JsonObject: "an object", str: "a string", bool: "true or false"}[kind]
         raise JsonFormatError(f"{source} at {path}: expected {wanted}, found {_kind_of(value)}")
     return value
 
 
-def _number(value, path, source) -> float:
+def _number(value: JsonValue, path: str, source: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise JsonFormatError(f"{source} at {path}: expected a number, found {_kind_of(value)}")
     try:
@@ -247,14 +271,14 @@ def _number(value, path, source) -> float:
     return number
 
 
-def _kind_of(value) -> str:
-    if isinstance(value, _Object):
+def _kind_of(value: JsonValue) -> str:
+    if isinstance(value, JsonObject):
         return "an object"
     return {list: "an array", str: "a string", bool: "true or false", type(None): "null"}.get(
         type(value), f"the number {value!r}" if isinstance(value, (int, float)) else repr(value))
 
 
-def _key(label) -> str:
+def _key(label: str) -> str:
     return f".{label}" if _IDENTIFIER.match(label) else f"[{json.dumps(label)}]"
 
 
@@ -269,8 +293,8 @@ def write_json(game: ExplicitGame, indent: int = 2) -> str:
     Indentation stops growing after 60 levels, so that the text of a deep tree stays
     proportional to its number of nodes.
     """
-    out = []
-    work = [(0, 0)]  # (node, depth) to write, or a piece of text
+    out: list[str] = []
+    work: list[tuple[int, int] | str] = [(0, 0)]  # (node, depth) to write, or a piece of text
     while work:
         item = work.pop()
         if isinstance(item, str):
@@ -282,7 +306,7 @@ def write_json(game: ExplicitGame, indent: int = 2) -> str:
             out.append(f'{{"terminal": {_json_number(node.payoffs[0])}}}')
             continue
         pad = [" " * (indent * min(depth + k, _MAX_INDENT_LEVEL)) for k in range(4)]
-        pieces = []
+        pieces: list[tuple[int, int] | str] = []
         if node.player == CHANCE:
             head = [f'{{\n{pad[1]}"chance": {{\n']
             if node.infoset is not None:
@@ -308,5 +332,5 @@ def write_json(game: ExplicitGame, indent: int = 2) -> str:
     return "".join(out)
 
 
-def _json_number(x) -> str:
+def _json_number(x: float) -> str:
     return repr(float(x))
