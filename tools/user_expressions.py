@@ -25,11 +25,13 @@ import re
 METADATA_KEY = "user_expressions"
 # The MyST role syntax (markdown-it's myst_role rule): {eval} then a code span.
 ROLE = re.compile(r"\{eval\}(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
-FENCE = re.compile(r"^ {0,3}(```+|~~~+).*?^ {0,3}\1[ \t]*$", re.DOTALL | re.MULTILINE)
+# A code fence (not a directive's: ```{name} content is MyST and may quote numbers).
+FENCE = re.compile(r"^ {0,3}(```+|~~~+)(?![ \t]*\{).*?^ {0,3}\1[ \t]*$", re.DOTALL | re.MULTILINE)
 
 
 def expressions(markdown: str) -> list[str]:
-    """The ``{eval}`` expressions of a markdown cell's source, in order (outside code fences)."""
+    """The ``{eval}`` expressions of a markdown cell's source, in order (outside code fences,
+    inside directives)."""
     return [match.group(2).strip() for match in ROLE.finditer(FENCE.sub("", markdown))]
 
 

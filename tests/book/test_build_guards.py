@@ -307,3 +307,12 @@ def test_book_shows_the_stored_results_of_quoted_numbers(tmp_path):
     page = (tmp_path / "_build" / "html" / "chapters" / "chapter.html").read_text()
     text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
     assert "The answer is 42.0% of 42 ." in text, text[-2000:]
+
+
+def test_quoted_expressions_are_found_in_directives_not_in_code():
+    sys.path.insert(0, str(ROOT / "tools"))
+    import user_expressions
+
+    source = ("Once {eval}`x`.\n\n```{admonition} Note\nTwice {eval}`f\"{y:.2f}\"`.\n```\n\n"
+              "```python\nprint('{eval}`z`')\n```\n")
+    assert user_expressions.expressions(source) == ["x", 'f"{y:.2f}"']
