@@ -17,7 +17,8 @@ Strict nbval compares code cells' outputs only. The numbers quoted in the prose 
 ``{eval}`` expressions of markdown cells, with their results stored in the cells' metadata
 (tools/user_expressions.py): after each code cell, the expressions of the markdown cells that
 follow it are evaluated in the same kernel, and the code cell's test fails when one of them no
-longer shows its stored result (or has none).
+longer shows its stored result (or has none). A markdown cell quoting timings is tagged
+``nbval-ignore-output``, like the code cell that measures them: its results are not compared.
 """
 
 from __future__ import annotations
@@ -155,7 +156,7 @@ def _stale_quotes(item) -> list[str]:
         if cell.cell_type == "code":
             break
         found = user_expressions.expressions(cell.source) if cell.cell_type == "markdown" else []
-        if not found:
+        if not found or "nbval-ignore-output" in cell.metadata.get("tags", []):
             continue
         kernel = notebook.kernel
         msg_id = kernel.kc.execute("", store_history=False, allow_stdin=False,
