@@ -16,6 +16,13 @@ would be taken for a stopped kernel; the book has none.
 A cell that shows an explorer (``cfrlib.interactive``) is tagged ``nbval-ignore-output`` (its
 widget ids change on every run), but the frames its static page shows must be the figures a kernel
 draws: after the cell runs, every saved frame is compared with the fresh one, byte for byte.
+
+Strict nbval compares code cells' outputs only. The numbers quoted in the prose are inline
+``{eval}`` expressions of markdown cells, with their results stored in the cells' metadata
+(tools/user_expressions.py): after each code cell, the expressions of the markdown cells that
+follow it are evaluated in the same kernel, and the code cell's test fails when one of them no
+longer shows its stored result (or has none). A markdown cell quoting timings is tagged
+``nbval-ignore-output``, like the code cell that measures them: its results are not compared.
 """
 
 from __future__ import annotations
@@ -23,11 +30,15 @@ from __future__ import annotations
 import json
 import re
 import signal
+import sys
 import time
 from pathlib import Path
 
 import psutil
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
+import user_expressions  # noqa: E402  (tools/ is not a package)
 
 try:
     from nbval.plugin import IPyNbCell, NbCellError
@@ -139,6 +150,49 @@ def _restart_and_replay(item, stall: float) -> None:
             kernel.await_idle(msg_id, other.output_timeout)
 
 
+def _stale_quotes(item) -> list[str]:
+    """Evaluate the expressions of the markdown cells after ``item``'s code cell (up to the next
+    code cell) in the notebook's kernel; what differs from the results stored in the cells."""
+    notebook, timeout = item.parent, item.config.option.nbval_cell_timeout
+    cells = notebook.nb.cells
+    start = next(number for number, cell in enumerate(cells) if cell is item.cell) + 1
+    stale = []
+    for number in range(start, len(cells)):
+        cell = cells[number]
+        if cell.cell_type == "code":
+            break
+        found = user_expressions.expressions(cell.source) if cell.cell_type == "markdown" else []
+        if not found or "nbval-ignore-output" in cell.metadata.get("tags", []):
+            continue
+        kernel = notebook.kernel
+        msg_id = kernel.kc.execute("", store_history=False, allow_stdin=False,
+                                   user_expressions=user_expressions.request(found))
+        reply = kernel.get_message("shell", timeout)
+        while reply["parent_header"].get("msg_id") != msg_id:
+            reply = kernel.get_message("shell", timeout)
+        kernel.await_idle(msg_id, timeout)
+        saved = user_expressions.stored(cell)
+        for entry in user_expressions.entries(found, reply["content"]["user_expressions"]):
+            now = user_expressions.shown(entry["result"])
+            if entry["expression"] not in saved:
+                stale.append(f"cell {number} (markdown): {{eval}}`{entry['expression']}` has no "
+                             f"stored result (it evaluates to {now})")
+            elif (was := user_expressions.shown(saved[entry["expression"]])) != now:
+                stale.append(f"cell {number} (markdown): {{eval}}`{entry['expression']}` shows "
+                             f"{was} (stored) but evaluates to {now}")
+    return stale
+
+
+def _run_and_check_quotes(item, runtest) -> None:
+    """nbval's test of a code cell, then the check of the quoted numbers that follow it."""
+    runtest()
+    stale = _stale_quotes(item)
+    if stale:
+        pytest.fail(f"{item.parent.nodeid}: numbers quoted in the prose went stale; re-execute "
+                    f"the notebook (tools/execute-notebooks {item.parent.nodeid}):\n  "
+                    + "\n  ".join(stale), pytrace=False)
+
+
 def _guarded_runtest(item, runtest) -> None:
     """Run one nbval cell under the watchdog; on a stopped kernel, restart, replay, retry once
     per notebook."""
@@ -154,7 +208,7 @@ def _guarded_runtest(item, runtest) -> None:
             if retry:
                 _restart_and_replay(item, stall)
             with _Watchdog(notebook.kernel, stall, where):
-                return runtest()
+                return _run_and_check_quotes(item, runtest)
         except Exception as error:
             if not _stopped_answering(error):
                 raise

@@ -5,7 +5,9 @@ already run every notebook again under strict nbval and compared each cell's out
 committed one, so the committed outputs are the verified ones. What nbval cannot see is a
 cell saved without output (it skips those), so this extension warns, and the build (-W) fails,
 when a notebook holds a code cell that was not executed, cells executed out of order (not one
-clean top-to-bottom run) or an error output. `tools/execute-notebooks` re-executes notebooks
+clean top-to-bottom run) or an error output, and when a markdown cell quotes an ``{eval}``
+expression with no stored result or a stored error (tools/user_expressions.py; `make test`
+checks that the stored results are current). `tools/execute-notebooks` re-executes notebooks
 in place.
 """
 
@@ -15,6 +17,8 @@ import json
 
 from sphinx.util import logging
 
+import user_expressions
+
 logger = logging.getLogger(__name__)
 FIX = "execute it top to bottom and save it: tools/execute-notebooks {path}"
 
@@ -22,6 +26,10 @@ FIX = "execute it top to bottom and save it: tools/execute-notebooks {path}"
 def notebook_problems(notebook: dict) -> list[str]:
     """What keeps a notebook's saved outputs from being one clean run, cell by cell."""
     problems = []
+    for number, cell in enumerate(notebook.get("cells", [])):
+        if cell.get("cell_type") == "markdown":
+            problems += [f"cell {number} (markdown): {problem}"
+                         for problem in user_expressions.problems(cell)]
     code_cells = [cell for cell in notebook.get("cells", []) if cell.get("cell_type") == "code"]
     expected = 1
     for number, cell in enumerate(code_cells):

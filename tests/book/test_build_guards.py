@@ -15,6 +15,7 @@ whose kernel stops only once passes after the restart. The book build starts no 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -62,11 +63,26 @@ def _notebook(path: Path, cells: list, title: str | None = None) -> None:
 
 def _test_setup(root: Path) -> Path:
     """The test configuration of this repository in ``root``; returns its chapters folder."""
-    for name in ("pytest.ini", "conftest.py"):
+    for name in ("pytest.ini", "conftest.py", "tools/user_expressions.py",
+                 "tests/nbval_sanitize.cfg"):
+        (root / name).parent.mkdir(exist_ok=True)
         shutil.copy(ROOT / name, root / name)
-    (root / "tests").mkdir()
-    shutil.copy(ROOT / "tests" / "nbval_sanitize.cfg", root / "tests" / "nbval_sanitize.cfg")
     return root / "chapters"
+
+
+QUOTE = 'The answer is {eval}`f"{6 * 7 / 100:.1%}"` of {eval}`x`.'
+
+
+def _quote(stored: dict[str, str] | None) -> nbformat.NotebookNode:
+    """A markdown cell quoting two numbers with ``{eval}``; ``stored`` gives the text/plain
+    result stored for each expression (None: nothing stored)."""
+    cell = nbformat.v4.new_markdown_cell(QUOTE)
+    if stored is not None:
+        cell.metadata["user_expressions"] = [
+            {"expression": expression, "result": {"status": "ok", "metadata": {},
+                                                  "data": {"text/plain": text}}}
+            for expression, text in stored.items()]
+    return cell
 
 
 def _outcomes(report: Path) -> dict[str, list[str]]:
@@ -161,6 +177,36 @@ def test_a_kernel_that_dies_while_starting_is_started_again(tmp_path):
     assert not (tmp_path / "die-once").exists()
 
 
+def test_nbval_fails_on_a_stale_or_missing_quoted_number(tmp_path):
+    """Strict nbval compares code cells only; conftest.py also evaluates the {eval} expressions
+    of the markdown cells after each code cell and compares them with the stored results."""
+    chapters = _test_setup(tmp_path)
+    current = {'f"{6 * 7 / 100:.1%}"': "'42.0%'", "x": "42"}
+    for name, stored in (("current", current), ("stale", {**current, "x": "41"}),
+                         ("unstored", None), ("timing", {**current, "x": "41"})):
+        quote = _quote(stored)
+        if name == "timing":  # quotes a measurement: not compared, like its code cell
+            quote.metadata["tags"] = ["nbval-ignore-output"]
+        _notebook(chapters / f"{name}.ipynb", [("x = 6 * 7", None), quote, ("print(x)", "42\n")])
+
+    report = tmp_path / "report.xml"
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={report}"],
+        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=600,
+    )
+    outcome = _outcomes(report)
+    assert run.returncode == 1, run.stdout[-3000:]
+    assert outcome["current"] == ["passed", "passed"], run.stdout[-3000:]
+    assert outcome["stale"] == ["failed", "passed"], run.stdout[-3000:]
+    assert outcome["unstored"] == ["failed", "passed"], run.stdout[-3000:]
+    assert outcome["timing"] == ["passed", "passed"], run.stdout[-3000:]
+    assert ("chapters/stale.ipynb: numbers quoted in the prose went stale; re-execute the "
+            "notebook") in run.stdout
+    assert "cell 1 (markdown): {eval}`x` shows 41 (stored) but evaluates to 42" in run.stdout
+    assert ("cell 1 (markdown): {eval}`x` has no stored result (it evaluates to 42)"
+            in run.stdout)
+
+
 def _kernels_in(folder: Path) -> list[int]:
     """Kernel processes still running (or stopped) with ``folder`` as working directory."""
     found = []
@@ -232,12 +278,14 @@ def _build(root: Path) -> subprocess.CompletedProcess:
          "code cell 1 was not executed"),
         ("notebook saved with an error", {"last_cell": SAVED_ERROR},
          "code cell 1 saved an error: ZeroDivisionError"),
+        ("quoted number with no stored result", {"last_cell": _quote(None)},
+         'cell 2 (markdown): {eval}`f"{6 * 7 / 100:.1%}"` has no stored result'),
         # Built from its saved outputs: were the kernel started, this cell would stop it and the
         # build would sit until the timeout of _build; it finishes, and starts no kernel.
         (None, {"last_cell": (STOP_KERNEL, None)}, None),
     ],
     ids=["clean", "broken-reference", "missing-toc-entry", "unexecuted", "saved-error",
-         "kernel-would-stop"],
+         "unstored-quote", "kernel-would-stop"],
 )
 def test_book_build_fails_on_defect(tmp_path, defect, book_options, expected_message):
     _small_book(tmp_path, **book_options)
@@ -251,3 +299,23 @@ def test_book_build_fails_on_defect(tmp_path, defect, book_options, expected_mes
     else:
         assert run.returncode != 0, f"the build passed despite a {defect}:\n{log[-4000:]}"
         assert expected_message in log, log[-4000:]
+
+
+def test_book_shows_the_stored_results_of_quoted_numbers(tmp_path):
+    """Built without a kernel, the page shows each {eval} expression's stored result, strings
+    without their quotes (as jupyterlab-myst shows them)."""
+    _small_book(tmp_path, last_cell=_quote({'f"{6 * 7 / 100:.1%}"': "'42.0%'", "x": "42"}))
+    run = _build(tmp_path)
+    assert run.returncode == 0, (run.stdout + run.stderr)[-4000:]
+    page = (tmp_path / "_build" / "html" / "chapters" / "chapter.html").read_text()
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert "The answer is 42.0% of 42 ." in text, text[-2000:]
+
+
+def test_quoted_expressions_are_found_in_directives_not_in_code():
+    sys.path.insert(0, str(ROOT / "tools"))
+    import user_expressions
+
+    source = ("Once {eval}`x`.\n\n```{admonition} Note\nTwice {eval}`f\"{y:.2f}\"`.\n```\n\n"
+              "```python\nprint('{eval}`z`')\n```\n")
+    assert user_expressions.expressions(source) == ["x", 'f"{y:.2f}"']
