@@ -104,14 +104,7 @@ class DistributedExternalSampling:
         self._cluster = None
         self._owns_client = not _is_client(client)
         if client is None:
-            from distributed import LocalCluster
-
-            # no dashboard; the scheduler's small HTTP server (health checks) listens on a free
-            # loopback port rather than on 8787, which another cluster may hold
-            self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                         host="127.0.0.1", dashboard_address=None,
-                                         scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-                                         silence_logs=logging.ERROR)
+            self._cluster = local_cluster(self.workers)
             client = self._cluster.get_client()
         elif isinstance(client, str):
             from distributed import Client
@@ -219,6 +212,18 @@ class DistributedExternalSampling:
     def __repr__(self):
         return (f"<{type(self).__name__} on {self.game.name}: {self.workers} workers, "
                 f"{self.rounds} rounds of {self.iterations_per_round} iterations>")
+
+
+def local_cluster(workers=2):
+    """A ``distributed.LocalCluster`` of ``workers`` processes with one thread each, reachable on
+    the loopback interface only, without dashboard, logging errors only. (The scheduler's small
+    HTTP server, for health checks, takes a free loopback port rather than 8787, which another
+    cluster may hold.) Close it when done, or use it in a ``with`` block."""
+    from distributed import LocalCluster
+
+    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                        dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                        silence_logs=logging.ERROR)
 
 
 def _run_shard(game, token, regret, iterations, seed_sequence):

@@ -9,20 +9,15 @@ import pytest
 
 import cfrlib
 from cfrlib import SolverError, games
-from cfrlib.distributed import DistributedExternalSampling, _run_shard
+from cfrlib.distributed import DistributedExternalSampling, _run_shard, local_cluster
 
-distributed = pytest.importorskip("distributed")
 
 KUHN = games.kuhn()
 
 
 @pytest.fixture(scope="module")
 def client():
-    import logging
-
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None, silence_logs=logging.ERROR,
-                                  scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}) as cluster:
+    with local_cluster(2) as cluster:
         with cluster.get_client() as c:
             yield c
 
