@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .errors import CfrlibError
 
-NAMES = ("comparison", "sampling_curves", "lp_vs_cfr")
+NAMES = ("comparison", "sampling_curves", "lp_vs_cfr", "distributed")
 """The recorded data sets."""
 
 
