@@ -41,10 +41,14 @@ from .solvers.base import ConvergenceLog, check_iterations, check_seed
 from .solvers.sampling import ExternalSamplingMCCFR
 
 DEFAULT_ITERATIONS_PER_ROUND = 40_000
-"""Iterations (one traversal per player each) per round, all shards together. A Leduc iteration
-takes about 0.04 ms and a Bluff 1x1 one about 0.25 ms in the serial walk, so a round keeps each of
-two workers busy for about 0.8 s (Leduc) to 5 s (Bluff), against a fixed cost per round of some
-tens of milliseconds (``benchmarks/bench_distributed.py`` measures both)."""
+"""Iterations (one traversal per player each) per round, all shards together. A round's fixed
+cost (scheduling, sending the regrets, loading them into each worker's solver and reading the
+increments out) must stay small next to its walks. On an idle machine a Leduc iteration of
+today's walk takes about 0.04 ms and a Bluff 1x1 one about 0.25 ms, so this keeps each of two
+workers walking for about 0.8 s (Leduc) to 5 s (Bluff); the fixed cost is some tens of
+milliseconds on Leduc and some tenths of a second on Bluff, whose 24,576 x 12 tables are
+converted to and from the solver's storage on every worker. ``benchmarks/bench_distributed.py``
+measures both. A walk f times faster needs rounds f times larger for the same share."""
 
 MERGES = ("mean", "sum")
 """How the driver merges the shards' regret increments (see the module's docstring)."""
