@@ -10,8 +10,12 @@ one speed-up sample at equal traversals (the median is quoted), and the exploita
 after every round gives the two convergence curves. On Leduc the same rounds also run with
 ``merge="sum"`` (the shards' regret increments added rather than averaged), which overshoots.
 
-The cost of distributing is measured twice: per round at the default size (round time minus the
-longest shard's walk) and with rounds of two iterations, where it is nearly all there is. Memory:
+Because other jobs share the machine, the speed-up is also given in processor time: the serial
+run's processor seconds over the largest processor seconds of a worker's shard (its walk and its
+tables), per round. Other jobs barely change processor time, so this is about the speed-up two
+idle cores would give if sending the tables and scheduling cost nothing. The cost of
+distributing is measured twice: per round at the default size (round time minus the longest
+shard's walk) and with rounds of two iterations, where it is nearly all there is. Memory:
 the peak resident memory of each worker process (after Leduc, then after Bluff, which it adds).
 The speed-up holds for today's walk: a walk f times faster divides the work of a round by f but
 not its fixed cost, so the table also shows the speed-up that this round size would give then,
@@ -61,15 +65,17 @@ def interleaved(game, client, rounds):
     logs = {"serial": ConvergenceLog(serial.name), "distributed": ConvergenceLog(f"{dist.name} ({WORKERS} workers)")}
     for name, solver in (("serial", serial), ("distributed", dist)):
         logs[name].append(0, 0, 0.0, solver.exploitability())
-    seconds = {"serial": [], "distributed": [], "walk": []}
+    seconds = {"serial": [], "distributed": [], "walk": [], "serial_cpu": [], "distributed_cpu": []}
     for _ in range(rounds):
-        before = serial.seconds
+        before, cpu = serial.seconds, time.process_time()
         serial.iterate(per_round)
+        seconds["serial_cpu"].append(time.process_time() - cpu)
         seconds["serial"].append(serial.seconds - before)
-        before, walk = dist.seconds, dist.compute_seconds
+        before, walk, cpu = dist.seconds, dist.compute_seconds, dist.cpu_seconds
         dist.iterate(1)
         seconds["distributed"].append(dist.seconds - before)
         seconds["walk"].append(dist.compute_seconds - walk)
+        seconds["distributed_cpu"].append(dist.cpu_seconds - cpu)
         for name, solver in (("serial", serial), ("distributed", dist)):
             logs[name].append(solver.iterations, solver.nodes_touched, solver.seconds, solver.exploitability())
         print(f"  round {dist.rounds}: serial {seconds['serial'][-1]:.2f} s, distributed "
@@ -125,6 +131,8 @@ def main():
                 "logs": {name: log.to_dict() for name, log in logs.items()},
                 "seconds": seconds,
                 "speedup": statistics.median(s / d for s, d in zip(seconds["serial"], seconds["distributed"])),
+                "cpu_speedup": statistics.median(
+                    s / d for s, d in zip(seconds["serial_cpu"], seconds["distributed_cpu"])),
                 "overhead_per_round": statistics.median(overhead),
                 "overhead_per_tiny_round": tiny_rounds(game, client),
                 "worker_peak_mb": sorted(client.run(_peak_rss_mb).values()),
@@ -132,6 +140,7 @@ def main():
     driver_peak = _peak_rss_mb()
 
     header = ("game", "iterations/round", "serial s/round", "distributed s/round", "speed-up (median)",
+              "processor-time speed-up",
               "overhead s/round", "overhead, rounds of 2 it.", "worker peak MB",
               *(f"speed-up if walk {f}x faster" for f in FASTER), "round for 5% overhead at 10x")
     rows = []
@@ -142,6 +151,7 @@ def main():
         needed = r["iterations_per_round"] * 19 * o / (walk / 10)
         rows.append((r["label"], f"{r['iterations_per_round']:,}", f"{serial:.2f}",
                      f"{statistics.median(r['seconds']['distributed']):.2f}", f"{r['speedup']:.2f}x",
+                     f"{r['cpu_speedup']:.2f}x",
                      f"{o:.3f}", f"{r['overhead_per_tiny_round']:.3f}",
                      " / ".join(f"{mb:.0f}" for mb in r["worker_peak_mb"]),
                      *(f"{projection(serial, walk, o, f):.2f}x" for f in FASTER), f"{needed:,.0f}"))

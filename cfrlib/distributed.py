@@ -46,7 +46,7 @@ cost (scheduling, sending the regrets, loading them into each worker's solver an
 increments out) must stay small next to its walks. On an idle machine a Leduc iteration of
 today's walk takes about 0.04 ms and a Bluff 1x1 one about 0.25 ms, so this keeps each of two
 workers walking for about 0.8 s (Leduc) to 5 s (Bluff); the fixed cost is some tens of
-milliseconds on Leduc and some tenths of a second on Bluff, whose 24,576 x 12 tables are
+milliseconds on Leduc and up to about a second on Bluff, whose 24,576 x 12 tables are
 converted to and from the solver's storage on every worker. ``benchmarks/bench_distributed.py``
 measures both. A walk f times faster needs rounds f times larger for the same share."""
 
@@ -72,7 +72,9 @@ class DistributedExternalSampling:
     serial solver's (iterations of one traversal per player, over all shards), so that logs of
     both compare at equal traversals. ``compute_seconds`` adds up, round by round, the longest
     time a shard spent walking; ``seconds - compute_seconds`` is the cost of distributing
-    (scheduling, transfers, loading and reading the tables).
+    (scheduling, transfers, loading and reading the tables). ``cpu_seconds`` adds up the largest
+    processor time of a shard (its walk and its tables), which other work on a shared machine
+    does not inflate.
     """
 
     name = "distributed external-sampling MCCFR"
@@ -103,7 +105,7 @@ class DistributedExternalSampling:
         self._synced = True
         self._rounds_seeds = np.random.SeedSequence(self.seed)
         self.rounds = self.iterations = self.nodes_touched = 0
-        self.seconds = self.compute_seconds = 0.0
+        self.seconds = self.compute_seconds = self.cpu_seconds = 0.0
         self._token = uuid.uuid4().hex
         self._cluster = None
         self._owns_client = not _is_client(client)
@@ -138,7 +140,7 @@ class DistributedExternalSampling:
                    for k, (n, s) in enumerate(zip(self._shares, seeds))]
         results = self.client.gather(futures)
         total = np.zeros_like(self._regret)
-        for delta_regret, delta_sum, _, _ in results:  # in shard order, whoever finished first
+        for delta_regret, delta_sum, *_ in results:  # in shard order, whoever finished first
             total += delta_regret
             self._strategy_sum += delta_sum
         self._regret += total / self.workers if self.merge == "mean" else total
@@ -147,6 +149,7 @@ class DistributedExternalSampling:
         self.iterations += self.iterations_per_round
         self.nodes_touched += sum(r[2] for r in results)
         self.compute_seconds += max(r[3] for r in results)
+        self.cpu_seconds += max(r[4] for r in results)
         self.seconds += time.perf_counter() - start
 
     def run(self, rounds, eval_every=1, *, log=None) -> ConvergenceLog:
@@ -233,7 +236,8 @@ def local_cluster(workers=2):
 def _run_shard(game, token, regret, iterations, seed_sequence):
     """One shard of a round, on a worker: the serial solver from ``regret`` and zero sums, seeded
     from ``seed_sequence``, runs ``iterations`` iterations. Returns ``(Delta R, Delta S, nodes
-    touched, seconds spent walking)``."""
+    touched, seconds spent walking, processor seconds of the whole shard)``."""
+    cpu = time.thread_time()
     key = (token, threading.get_ident())
     solver = _WORKER_SOLVERS.get(key)
     if solver is None:
@@ -245,7 +249,9 @@ def _run_shard(game, token, regret, iterations, seed_sequence):
     solver.iterate(iterations)
     seconds = time.perf_counter() - start
     arrays = solver._arrays()
-    return arrays["regret"] - regret, arrays["strategy_sum"], solver.nodes_touched - before, seconds
+    delta_regret = arrays["regret"] - regret
+    return (delta_regret, arrays["strategy_sum"], solver.nodes_touched - before, seconds,
+            time.thread_time() - cpu)
 
 
 def _forget(token):

@@ -28,6 +28,7 @@ def test_converges_on_kuhn_like_the_serial_solver(client):
     with DistributedExternalSampling(KUHN, client=client, iterations_per_round=1000, seed=0) as solver:
         log = solver.run(20, eval_every=5)
         assert solver.iterations == 20_000 and solver.rounds == 20
+        assert 0 < solver.compute_seconds < solver.seconds and 0 < solver.cpu_seconds
         assert isinstance(solver.average_strategy(), cfrlib.Strategy)
     serial = cfrlib.ExternalSamplingMCCFR(KUHN, seed=0).iterate(20_000).exploitability()
     assert list(log.iteration) == [0, 5000, 10_000, 15_000, 20_000]
