@@ -66,7 +66,10 @@ class DistributedExternalSampling:
     address such as ``"tcp://10.0.0.1:8786"``, runs on an existing cluster instead; a client
     passed in is left open. ``workers`` is the number of shards per round (on an existing
     cluster, at least its number of worker threads keeps them all busy); the shards share
-    ``iterations_per_round`` iterations as evenly as possible.
+    ``iterations_per_round`` iterations as evenly as possible. ``merge="mean"`` averages the
+    shards' regret increments, ``"sum"`` adds them (it overshoots; see the module's docstring).
+    The game must compile (``game.tree()``): the driver evaluates exactly, the workers walk the
+    compiled tree.
 
     :meth:`iterate` runs rounds; ``iterations``, ``nodes_touched`` and ``seconds`` count like the
     serial solver's (iterations of one traversal per player, over all shards), so that logs of
