@@ -1,0 +1,274 @@
+"""External-sampling MCCFR on a distributed engine (Dask): the same solver on many processes or
+machines.
+
+A round: the driver sends the cumulative regrets ``R(I, a)`` to ``K = workers`` shards; shard
+``k`` starts an ``cfrlib.ExternalSamplingMCCFR`` from them (and from zero average-strategy sums),
+runs its share ``n_k`` of the round's iterations with its own seed (its strategy moves with its
+own regrets during the round), and returns its increments ``Delta R_k(I, a)`` and
+``Delta S_k(I, a)``. The driver merges them in shard order::
+
+    R(I, a) += (Delta R_0(I, a) + ... + Delta R_{K-1}(I, a)) / K      (merge="mean")
+    S(I, a) +=  Delta S_0(I, a) + ... + Delta S_{K-1}(I, a)
+
+so ``R^T(I, a)`` is a sum over rounds of the shards' mean increment, and ``sigma-bar(I, a) =
+S(I, a) / sum_b S(I, b)`` as in the serial solver. The mean, not the sum: every shard starts from
+the same ``R`` and corrects the same errors of the strategy it was sent, so adding the K
+corrections applies each one K times and the strategy overshoots (``merge="sum"`` does that, to
+show it; with one iteration a round both are the same, up to a scale that regret matching
+ignores).
+
+Seeds come from ``numpy.random.SeedSequence(seed)``: round ``r`` spawns one child, which spawns
+one child per shard. Which process runs a shard does not matter, so the same seed, shard count
+and round size give the same strategy bit for bit, on any cluster.
+
+Each worker process compiles the game once (it is scattered once) and keeps one solver per run
+between rounds; only the regret table travels to the workers each round, and only the two
+increment tables come back.
+"""
+
+from __future__ import annotations
+
+import logging
+import resource
+import threading
+import time
+import uuid
+
+import numpy as np
+
+from .errors import SolverError
+from .solvers.base import ConvergenceLog, check_iterations, check_seed
+from .solvers.sampling import ExternalSamplingMCCFR
+
+DEFAULT_ITERATIONS_PER_ROUND = 40_000
+"""Iterations (one traversal per player each) per round, all shards together. A round's fixed
+cost (scheduling, sending the regrets, loading them into each worker's solver and reading the
+increments out) must stay small next to its walks. On an idle machine a Leduc iteration of
+today's walk takes about 0.04 ms and a Bluff 1x1 one about 0.25 ms, so this keeps each of two
+workers walking for about 0.8 s (Leduc) to 5 s (Bluff); the fixed cost is some tens of
+milliseconds on Leduc and up to about a second on Bluff, whose 24,576 x 12 tables are
+converted to and from the solver's storage on every worker. ``benchmarks/bench_distributed.py``
+measures both. A walk f times faster needs rounds f times larger for the same share."""
+
+MERGES = ("mean", "sum")
+"""How the driver merges the shards' regret increments (see the module's docstring)."""
+
+_WORKER_SOLVERS: dict = {}
+"""On a worker: the solver of each run (and worker thread), kept between rounds."""
+
+
+class DistributedExternalSampling:
+    """External-sampling MCCFR whose iterations run on a Dask cluster, ``workers`` shards a round.
+
+    ``client=None`` starts a ``distributed.LocalCluster`` of ``workers`` processes with one thread
+    each, listening on the loopback interface only, without dashboard, and closes it in
+    :meth:`close` (or at the end of a ``with`` block). A ``distributed.Client``, or a scheduler
+    address such as ``"tcp://10.0.0.1:8786"``, runs on an existing cluster instead; a client
+    passed in is left open. ``workers`` is the number of shards per round (on an existing
+    cluster, at least its number of worker threads keeps them all busy); the shards share
+    ``iterations_per_round`` iterations as evenly as possible. ``merge="mean"`` averages the
+    shards' regret increments, ``"sum"`` adds them (it overshoots; see the module's docstring).
+    The game must compile (``game.tree()``): the driver evaluates exactly, the workers walk the
+    compiled tree.
+
+    :meth:`iterate` runs rounds; ``iterations``, ``nodes_touched`` and ``seconds`` count like the
+    serial solver's (iterations of one traversal per player, over all shards), so that logs of
+    both compare at equal traversals. ``compute_seconds`` adds up, round by round, the longest
+    time a shard spent walking; ``seconds - compute_seconds`` is the cost of distributing
+    (scheduling, transfers, loading and reading the tables). ``cpu_seconds`` adds up the largest
+    processor time of a shard (its walk and its tables), which other work on a shared machine
+    does not inflate.
+    """
+
+    name = "distributed external-sampling MCCFR"
+
+    def __init__(self, game, client=None, workers=2, iterations_per_round=DEFAULT_ITERATIONS_PER_ROUND,
+                 seed=0, merge="mean"):
+        if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
+            raise SolverError(f"workers must be a positive integer, got {workers!r}")
+        per_round = check_iterations(iterations_per_round, "iterations_per_round")
+        if per_round < workers:
+            raise SolverError(f"iterations_per_round ({per_round}) must be at least the number of "
+                              f"workers ({workers}): every shard runs at least one iteration")
+        if merge not in MERGES:
+            raise SolverError(f"merge must be one of {MERGES}, got {merge!r}")
+        if not (client is None or isinstance(client, str) or _is_client(client)):
+            raise SolverError("client must be None (start a LocalCluster), a distributed.Client or "
+                              f"a scheduler address string, got {client!r}")
+        self.seed = check_seed(seed)
+        # the driver's solver holds the merged tables between rounds and evaluates them
+        self._merged = ExternalSamplingMCCFR(game, seed=self.seed, backend="tree")
+        self.game = game
+        self.workers = int(workers)
+        self.merge = merge
+        self.iterations_per_round = per_round
+        self._shares = [per_round // workers + (k < per_round % workers) for k in range(workers)]
+        shape = (game.tree().num_infosets, game.tree().max_actions)
+        self._regret, self._strategy_sum = np.zeros(shape), np.zeros(shape)
+        self._synced = True
+        self._rounds_seeds = np.random.SeedSequence(self.seed)
+        self.rounds = self.iterations = self.nodes_touched = 0
+        self.seconds = self.compute_seconds = self.cpu_seconds = 0.0
+        self._token = uuid.uuid4().hex
+        self._cluster = None
+        self._owns_client = not _is_client(client)
+        if client is None:
+            self._cluster = local_cluster(self.workers)
+            client = self._cluster.get_client()
+        elif isinstance(client, str):
+            from distributed import Client
+
+            client = Client(client)
+        self.client = client
+        self._game_future = client.scatter(game, broadcast=True, hash=False)
+
+    # ------------------------------------------------------------------------- rounds
+    def iterate(self, rounds=1):
+        """Run ``rounds`` more rounds (``iterations_per_round`` iterations each); returns the
+        solver so calls can chain."""
+        for _ in range(check_iterations(rounds, "rounds")):
+            self._round()
+        return self
+
+    def _round(self):
+        start = time.perf_counter()
+        seeds = self._rounds_seeds.spawn(1)[0].spawn(self.workers)
+        regret = self.client.scatter(self._regret, broadcast=True, hash=False)
+        # shard k goes to worker thread k (round robin), so that no thread idles while another
+        # runs two shards; where a shard runs does not change its result
+        slots = [w for w, threads in sorted(self.client.nthreads().items()) for _ in range(threads)]
+        futures = [self.client.submit(_run_shard, self._game_future, self._token, regret, n, s,
+                                      pure=False, workers=slots[k % len(slots)] if slots else None,
+                                      allow_other_workers=True)
+                   for k, (n, s) in enumerate(zip(self._shares, seeds))]
+        results = self.client.gather(futures)
+        total = np.zeros_like(self._regret)
+        for delta_regret, delta_sum, *_ in results:  # in shard order, whoever finished first
+            total += delta_regret
+            self._strategy_sum += delta_sum
+        self._regret += total / self.workers if self.merge == "mean" else total
+        self._synced = False
+        self.rounds += 1
+        self.iterations += self.iterations_per_round
+        self.nodes_touched += sum(r[2] for r in results)
+        self.compute_seconds += max(r[3] for r in results)
+        self.cpu_seconds += max(r[4] for r in results)
+        self.seconds += time.perf_counter() - start
+
+    def run(self, rounds, eval_every=1, *, log=None) -> ConvergenceLog:
+        """Run ``rounds`` rounds, evaluating the average strategy's exploitability every
+        ``eval_every`` rounds and at the end; a ``cfrlib.solvers.ConvergenceLog`` whose
+        ``iteration`` column counts iterations (not rounds), like the serial solvers' logs.
+        Appends to ``log`` when given."""
+        n = check_iterations(rounds, "rounds")
+        every = check_iterations(eval_every, "eval_every")
+        if every == 0:
+            raise SolverError("eval_every must be a positive integer")
+        log = log if log is not None else ConvergenceLog(
+            f"{self.name} ({self.workers} workers{', merge=sum' if self.merge == 'sum' else ''})")
+        if not log.rows or log.rows[-1][0] != self.iterations:
+            log.append(self.iterations, self.nodes_touched, self.seconds, self.exploitability())
+        for done in range(1, n + 1):
+            self._round()
+            if done % every == 0 or done == n:
+                log.append(self.iterations, self.nodes_touched, self.seconds, self.exploitability())
+        return log
+
+    # ---------------------------------------------------------------------- results
+    def _solver(self) -> ExternalSamplingMCCFR:
+        """The driver's serial solver, holding the merged tables."""
+        if not self._synced:
+            self._merged._restore({"regret": self._regret, "strategy_sum": self._strategy_sum,
+                                   "uniforms": np.empty(0)})
+            self._synced = True
+        return self._merged
+
+    def average_strategy(self):
+        """``sigma-bar(I, a) = S(I, a) / sum_b S(I, b)`` over the merged sums, a ``cfrlib.Strategy``."""
+        return self._solver().average_strategy()
+
+    def current_strategy(self):
+        """``sigma^{T+1}``: regret matching on the merged regrets, a ``cfrlib.Strategy``."""
+        return self._solver().current_strategy()
+
+    def exploitability(self) -> float:
+        """Exploitability (NashConv / 2) of the average strategy, computed on the driver."""
+        return self._solver().exploitability()
+
+    def worker_peak_memory_mb(self) -> dict:
+        """``{worker address: peak resident memory in MB}`` of each worker process so far."""
+        return dict(sorted(self.client.run(_peak_rss_mb).items()))
+
+    # ---------------------------------------------------------------------- lifetime
+    def close(self):
+        """Drop this run's solvers from the workers; close the client and the LocalCluster if
+        this solver started them (a client passed in stays open)."""
+        if self.client is None:
+            return
+        if self.client.status == "running":
+            self.client.run(_forget, self._token)
+        if self._owns_client:
+            self.client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+        self.client = self._cluster = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return (f"<{type(self).__name__} on {self.game.name}: {self.workers} workers, "
+                f"{self.rounds} rounds of {self.iterations_per_round} iterations>")
+
+
+def local_cluster(workers=2):
+    """A ``distributed.LocalCluster`` of ``workers`` processes with one thread each, reachable on
+    the loopback interface only, without dashboard, logging errors only. (The scheduler's small
+    HTTP server, for health checks, takes a free loopback port rather than 8787, which another
+    cluster may hold.) Close it when done, or use it in a ``with`` block."""
+    from distributed import LocalCluster
+
+    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                        dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                        silence_logs=logging.ERROR)
+
+
+def _run_shard(game, token, regret, iterations, seed_sequence):
+    """One shard of a round, on a worker: the serial solver from ``regret`` and zero sums, seeded
+    from ``seed_sequence``, runs ``iterations`` iterations. Returns ``(Delta R, Delta S, nodes
+    touched, seconds spent walking, processor seconds of the whole shard)``."""
+    cpu = time.thread_time()
+    key = (token, threading.get_ident())
+    solver = _WORKER_SOLVERS.get(key)
+    if solver is None:
+        solver = _WORKER_SOLVERS[key] = ExternalSamplingMCCFR(game, seed=0, backend="tree")
+    solver._restore({"regret": regret, "strategy_sum": np.zeros_like(regret),
+                     "uniforms": np.empty(0)})
+    solver.rng.bit_generator.state = np.random.default_rng(seed_sequence).bit_generator.state
+    before, start = solver.nodes_touched, time.perf_counter()
+    solver.iterate(iterations)
+    seconds = time.perf_counter() - start
+    arrays = solver._arrays()
+    delta_regret = arrays["regret"] - regret
+    return (delta_regret, arrays["strategy_sum"], solver.nodes_touched - before, seconds,
+            time.thread_time() - cpu)
+
+
+def _forget(token):
+    for key in [k for k in _WORKER_SOLVERS if k[0] == token]:
+        del _WORKER_SOLVERS[key]
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _is_client(obj) -> bool:
+    try:
+        from distributed import Client
+    except ImportError:  # pragma: no cover - dask is pinned in requirements.txt
+        return False
+    return isinstance(obj, Client)
