@@ -40,15 +40,14 @@ from .errors import SolverError
 from .solvers.base import ConvergenceLog, check_iterations, check_seed
 from .solvers.sampling import ExternalSamplingMCCFR
 
-DEFAULT_ITERATIONS_PER_ROUND = 40_000
+DEFAULT_ITERATIONS_PER_ROUND = 400_000
 """Iterations (one traversal per player each) per round, all shards together. A round's fixed
 cost (scheduling, sending the regrets, loading them into each worker's solver and reading the
-increments out) must stay small next to its walks. On an idle machine a Leduc iteration of
-today's walk takes about 0.04 ms and a Bluff 1x1 one about 0.25 ms, so this keeps each of two
-workers walking for about 0.8 s (Leduc) to 5 s (Bluff); the fixed cost is some tens of
-milliseconds on Leduc and up to about a second on Bluff, whose 24,576 x 12 tables are
-converted to and from the solver's storage on every worker. ``benchmarks/bench_distributed.py``
-measures both. A walk f times faster needs rounds f times larger for the same share."""
+increments out) must stay small next to its walks: measured here with rounds of two iterations,
+about 0.02 s on Leduc and 0.05 s on Bluff 1x1. The compiled walk takes about 1.5 us an iteration
+on Leduc and 7.5 us on Bluff 1x1, so this keeps each of two workers walking for about 0.3 s
+(Leduc) to 1.5 s (Bluff). ``benchmarks/bench_distributed.py`` measures both; a faster walk needs
+proportionally larger rounds."""
 
 MERGES = ("mean", "sum")
 """How the driver merges the shards' regret increments (see the module's docstring)."""
