@@ -21,6 +21,8 @@ from .regret_matching import RegretMatchingRun, run_regret_matching
 from .solvers import (CFR, DCFR, CFRPlus, ChanceSamplingCFR, ConvergenceLog,
                       ExternalSamplingMCCFR, FullWidthCFR, LinearCFR, OutcomeSamplingMCCFR,
                       PredictiveCFRPlus, Solver)
+from .solvers import (Hedge, HedgeCFR, PredictiveRegretMatchingPlus, RegretMatching,
+                      RegretMatchingPlus, RegretMinimizer)
 from .strategy import Strategy, uniform_strategy
 
 __version__ = "0.1.0"
@@ -34,6 +36,8 @@ __all__ = [
     "solve_lp", "LPSolution",
     "Solver", "ConvergenceLog", "FullWidthCFR", "CFR", "CFRPlus", "LinearCFR", "DCFR",
     "PredictiveCFRPlus", "ChanceSamplingCFR", "ExternalSamplingMCCFR", "OutcomeSamplingMCCFR",
+    "HedgeCFR", "RegretMinimizer", "RegretMatching", "RegretMatchingPlus",
+    "PredictiveRegretMatchingPlus", "Hedge",
     "run_regret_matching", "RegretMatchingRun", "play_games", "head_to_head",
     "CfrlibError", "GameError", "ChanceProbabilityError", "NotZeroSumError",
     "InfosetMismatchError", "ImperfectRecallError", "StrategyError", "SolverError",

@@ -1,0 +1,170 @@
+"""Each player's sequences as one contiguous block: the single numbering of every sequence-form pass.
+
+:mod:`cfrlib.tree` numbers the sequences of both players together, ``I * max_actions + a``.
+The passes over them (realization plans, counterfactual values, best responses) run faster on
+each player's own block: player ``i``'s infosets become rows ``0 .. n_i - 1`` grouped by own
+depth (shallowest first), sequence ``(row, a)`` is ``row * width + a`` in a flat array whose
+last entry is the empty sequence, and every level of the plan or of the values is then a slice.
+:func:`sequence_form` builds this view once per compiled tree (cached, weakly keyed on the
+tree); :mod:`cfrlib.evaluation` and the full-width engine (:mod:`cfrlib.solvers.fullwidth`)
+both run the two passes below on it:
+
+* :func:`realization_plan`: ``x_i[(I, a)] = x_i[parent(I)] sigma(I, a)``, shallowest level first;
+* :func:`counterfactual_values`: from ``q[seq] = sum_{z: seq_i(z) = seq} pi_{-i}(z) u_i(z)``, each
+  infoset (deepest first) adds its value ``v_i(I) = sum_a sigma(I, a) q(I, a)`` (or ``max_a q(I, a)``
+  for a best response) to its parent sequence, which leaves ``q(I, a)`` the counterfactual value
+  of every sequence and ``q[empty]`` the player's value of the game.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import NamedTuple
+
+import numpy as np
+
+_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+class Level(NamedTuple):
+    """One own depth of a player's infosets: block rows ``lo:hi``, the flat index of each row's
+    parent sequence, the same relative to ``above_lo``, and the flat range ``above_lo:above_hi``
+    of the level above (the empty sequence alone for the first level)."""
+
+    lo: int
+    hi: int
+    parent: np.ndarray
+    local_parent: np.ndarray
+    above_lo: int
+    above_hi: int
+
+
+class PlayerBlock:
+    """Player ``i``'s infosets as contiguous rows grouped by own depth (see the module docstring).
+
+    ``rows[k]`` is the tree's infoset index of row ``k``; ``gather`` the ``(rows, width)`` indices
+    of those infosets' actions in a flattened ``num_infosets x max_actions`` array (so
+    ``probs.take(gather)`` is ``sigma`` in this block's order); ``mask`` the legal actions, as
+    floats, and ``pad`` as 0 there and ``-inf`` elsewhere (for maxima); ``tree_sequence[s]`` the
+    tree's number of flat sequence ``s`` (the empty sequence included, last).
+    """
+
+    def __init__(self, tree, player):
+        levels = tree.infoset_levels(player)
+        self.player = player
+        self.rows = np.concatenate(levels, dtype=np.int64) if levels else np.zeros(0, np.int64)
+        self.num_rows = len(self.rows)  # a player may have no decision at all
+        self.width = int(tree.infoset_num_actions[self.rows].max(initial=1))
+        self.size = self.num_rows * self.width  # the empty sequence's index
+        self.gather = self.rows[:, None] * tree.max_actions + np.arange(self.width)
+        legal = tree.action_mask[self.rows, :self.width]
+        self.mask = legal.astype(float)
+        self.pad = np.where(legal, 0.0, -np.inf)
+        self.num_actions = tree.infoset_num_actions[self.rows].astype(float)
+        self.uniform = self.mask / self.num_actions[:, None]
+        self.tree_sequence = np.append(self.gather.ravel(), tree.empty_sequence)
+        block_of_tree = np.full(tree.num_sequences + 1, -1, dtype=np.int64)  # -1: the other player's
+        block_of_tree[self.tree_sequence] = np.arange(self.size + 1)
+        self.block_of_tree = block_of_tree
+        parent = block_of_tree[tree.infoset_parent_seq[self.rows]]
+        bounds = np.cumsum([0] + [len(level) for level in levels])
+        self.levels = []
+        for d, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:])):
+            above_lo, above_hi = ((int(bounds[d - 1]) * self.width, int(bounds[d]) * self.width) if d
+                                  else (self.size, self.size + 1))
+            self.levels.append(Level(int(lo), int(hi), parent[lo:hi], parent[lo:hi] - above_lo,
+                                     above_lo, above_hi))
+
+    def rows_of(self, probs) -> np.ndarray:
+        """``sigma`` (a ``num_infosets x max_actions`` array) at this player's rows: ``(rows, width)``."""
+        return np.ascontiguousarray(probs).take(self.gather)
+
+    def to_tree(self, grid, out):
+        """Write this block's ``(rows, width)`` ``grid`` into the tree-ordered array ``out``."""
+        out[self.rows, :self.width] = grid
+
+
+class SequenceForm:
+    """Both players' blocks and the terminals in their numbering (build with :func:`sequence_form`).
+
+    ``terminal_seq[i]`` is player ``i``'s last flat sequence before each terminal and
+    ``chance_utility[i]`` is ``pi_c(z) u_i(z)``, the terminal weights the opponent's reach multiplies.
+    """
+
+    def __init__(self, tree):
+        self.players = (PlayerBlock(tree, 0), PlayerBlock(tree, 1))
+        self.terminal_seq = tuple(block.block_of_tree[tree.terminal_seq[block.player]]
+                                  for block in self.players)
+        self.chance_utility = tuple(tree.terminal_chance * terminal_utility(tree, p) for p in (0, 1))
+        self.constant_sum = tree.constant_sum
+
+
+def terminal_utility(tree, player) -> np.ndarray:
+    """``u_i(z)`` for every terminal: player 0's payoff, or ``constant_sum - payoff`` for player 1."""
+    return tree.terminal_payoff if player == 0 else tree.constant_sum - tree.terminal_payoff
+
+
+def sequence_form(tree) -> SequenceForm:
+    """The :class:`SequenceForm` of ``tree``, built on first use and cached while the tree lives."""
+    form = _CACHE.get(tree)
+    if form is None:
+        form = _CACHE[tree] = SequenceForm(tree)
+    return form
+
+
+def realization_plan(block, sigma, out=None) -> np.ndarray:
+    """``x_i[(I, a)] = x_i[parent(I)] sigma(I, a)`` over ``block``, shallowest level first.
+
+    ``sigma`` is ``(rows, width)`` in the block's order; returns the flat plan of length
+    ``size + 1`` (into ``out`` when given) whose last entry, the empty sequence, is 1.
+    """
+    x = np.empty(block.size + 1) if out is None else out
+    x[-1] = 1.0
+    grid = x[:-1].reshape(block.num_rows, block.width)
+    for level in block.levels:
+        np.multiply(x[level.parent][:, None], sigma[level.lo:level.hi], out=grid[level.lo:level.hi])
+    return x
+
+
+def opponent_weights(form, x_opp, player) -> np.ndarray:
+    """``pi_{-i}(z) u_i(z) = pi_c(z) x_{-i}[seq_{-i}(z)] u_i(z)`` at every terminal, from the
+    opponent's flat plan ``x_opp``."""
+    weights = x_opp[form.terminal_seq[1 - player]]
+    weights *= form.chance_utility[player]
+    return weights
+
+
+def counterfactual_values(block, q, sigma=None, values=None) -> np.ndarray:
+    """The backward pass, in place on ``q``: deepest level first, ``v_i(I) = sum_a sigma(I, a) q(I, a)``
+    (or ``max_a q(I, a)`` when ``sigma`` is None: a best response) is added to ``q[parent(I)]``.
+
+    ``q`` enters holding ``sum_{z: seq_i(z) = seq} pi_{-i}(z) u_i(z)`` per flat sequence and leaves
+    holding ``q_i(I, a)``, with ``q[-1]`` the value of the game for player ``i``. Returns ``v_i``
+    per row (into ``values`` when given).
+    """
+    grid = q[:-1].reshape(block.num_rows, block.width)
+    v = np.empty(block.num_rows) if values is None else values
+    for level in reversed(block.levels):
+        lo, hi = level.lo, level.hi
+        if sigma is None:
+            np.max(grid[lo:hi] + block.pad[lo:hi], axis=1, out=v[lo:hi])
+        else:
+            np.einsum("ij,ij->i", sigma[lo:hi], grid[lo:hi], out=v[lo:hi])
+        q[level.above_lo:level.above_hi] += np.bincount(level.local_parent, weights=v[lo:hi],
+                                                        minlength=level.above_hi - level.above_lo)
+    return v
+
+
+def terminal_values(form, player, weights) -> np.ndarray:
+    """``q[seq] = sum_{z: seq_i(z) = seq} weights(z)``, flat in player ``i``'s block (the start of
+    :func:`counterfactual_values`)."""
+    return np.bincount(form.terminal_seq[player], weights=weights, minlength=form.players[player].size + 1)
+
+
+def best_response_value(form, sigma_opp, player) -> float:
+    """``max_{sigma'_i} u_i(sigma'_i, sigma_{-i})`` from the opponent's ``(rows, width)`` strategy."""
+    block = form.players[player]
+    x_opp = realization_plan(form.players[1 - player], sigma_opp)
+    q = terminal_values(form, player, opponent_weights(form, x_opp, player))
+    counterfactual_values(block, q)
+    return float(q[-1])
