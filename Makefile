@@ -80,7 +80,8 @@ $(LAB_STAMP): $(STAMP)
 	@rm -f $(VENV)/.lab-installed-*
 	@touch $@
 
-# First use: about 2.5 minutes with pip's cache warm (jax, and LiteEFG's C++ compiled from its sdist).
+# First use: 2.5 minutes with pip's cache warm, LiteEFG's wheel included; compiling LiteEFG's C++
+# from its sdist took another 10.5 minutes on this 2-core machine while it was busy (load 15).
 anchors: $(ANCHOR_STAMP)
 
 $(ANCHOR_STAMP):
