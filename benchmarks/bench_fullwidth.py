@@ -25,10 +25,10 @@ import numpy as np
 from common import anchor_cell, print_table, run_anchors, time_per_call
 
 from cfrlib import games, sequence_form
-from cfrlib.solvers.fullwidth import CFR, DCFR, CFRPlus, HedgeCFR, LinearCFR, PredictiveCFRPlus
+from cfrlib.solvers.fullwidth import CFR, DCFR, CFRPlus, LinearCFR, PredictiveCFRPlus
 
 PRESETS = {"CFR": CFR, "CFR+": CFRPlus, "CFR+ quadratic": lambda g: CFRPlus(g, "quadratic"),
-           "Linear CFR": LinearCFR, "DCFR": DCFR, "PCFR+": PredictiveCFRPlus, "Hedge-CFR": HedgeCFR}
+           "Linear CFR": LinearCFR, "DCFR": DCFR, "PCFR+": PredictiveCFRPlus}
 ALGORITHMS = {"CFR": CFR, "CFR+": CFRPlus, "DCFR": DCFR}
 GAMES = {"Kuhn": ("kuhn_poker", games.kuhn), "Leduc": ("leduc_poker", games.leduc),
          "Bluff 1x1": ("liars_dice", games.bluff)}

@@ -62,12 +62,10 @@ def counterfactual_values(tree, probs, player, opponent_reach=None, best_respons
     form = sequence_form(tree)
     block = form.players[player]
     if opponent_reach is None:
-        other = form.players[1 - player]
-        weights = sf.opponent_weights(form, sf.realization_plan(other, other.rows_of(probs)), player)
-    else:
-        weights = opponent_reach * terminal_utility(tree, player)
-    q_block = sf.terminal_values(form, player, weights)
-    v_block = sf.counterfactual_values(block, q_block, None if best_response else block.rows_of(probs))
+        opponent_reach = opponent_reach_of_terminals(tree, probs, player)
+    q_block = sf.terminal_values(form, player, opponent_reach * terminal_utility(tree, player))
+    v_block = sf.counterfactual_values(block, q_block, None if best_response else block.rows_of(probs),
+                                       sequential=True)
     q = np.zeros(tree.num_sequences + 1)
     q[block.tree_sequence] = q_block
     v = np.zeros(tree.num_infosets)

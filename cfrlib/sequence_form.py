@@ -87,15 +87,18 @@ class PlayerBlock:
 class SequenceForm:
     """Both players' blocks and the terminals in their numbering (build with :func:`sequence_form`).
 
-    ``terminal_seq[i]`` is player ``i``'s last flat sequence before each terminal and
-    ``chance_utility[i]`` is ``pi_c(z) u_i(z)``, the terminal weights the opponent's reach multiplies.
+    ``terminal_seq[i]`` is player ``i``'s last flat sequence before each terminal, ``utility[i]`` is
+    ``u_i(z)``, ``terminal_chance`` is ``pi_c(z)`` and ``chance_utility[i]`` is ``pi_c(z) u_i(z)``,
+    the terminal weights the opponent's reach multiplies.
     """
 
     def __init__(self, tree):
         self.players = (PlayerBlock(tree, 0), PlayerBlock(tree, 1))
         self.terminal_seq = tuple(block.block_of_tree[tree.terminal_seq[block.player]]
                                   for block in self.players)
-        self.chance_utility = tuple(tree.terminal_chance * terminal_utility(tree, p) for p in (0, 1))
+        self.terminal_chance = tree.terminal_chance
+        self.utility = tuple(terminal_utility(tree, p) for p in (0, 1))
+        self.chance_utility = tuple(tree.terminal_chance * u for u in self.utility)
         self.constant_sum = tree.constant_sum
 
 
@@ -127,20 +130,23 @@ def realization_plan(block, sigma, out=None) -> np.ndarray:
 
 
 def opponent_weights(form, x_opp, player) -> np.ndarray:
-    """``pi_{-i}(z) u_i(z) = pi_c(z) x_{-i}[seq_{-i}(z)] u_i(z)`` at every terminal, from the
-    opponent's flat plan ``x_opp``."""
+    """``pi_{-i}(z) u_i(z) = x_{-i}[seq_{-i}(z)] (pi_c(z) u_i(z))`` at every terminal, from the
+    opponent's flat plan ``x_opp`` (the engine's order of the two products)."""
     weights = x_opp[form.terminal_seq[1 - player]]
     weights *= form.chance_utility[player]
     return weights
 
 
-def counterfactual_values(block, q, sigma=None, values=None) -> np.ndarray:
+def counterfactual_values(block, q, sigma=None, values=None, sequential=False) -> np.ndarray:
     """The backward pass, in place on ``q``: deepest level first, ``v_i(I) = sum_a sigma(I, a) q(I, a)``
     (or ``max_a q(I, a)`` when ``sigma`` is None: a best response) is added to ``q[parent(I)]``.
 
     ``q`` enters holding ``sum_{z: seq_i(z) = seq} pi_{-i}(z) u_i(z)`` per flat sequence and leaves
     holding ``q_i(I, a)``, with ``q[-1]`` the value of the game for player ``i``. Returns ``v_i``
-    per row (into ``values`` when given).
+    per row (into ``values`` when given). A level's values reach their parents summed per parent
+    first (``np.bincount``, the engine's order) or, with ``sequential=True``, added one at a time
+    in row order (``np.add.at``, the evaluation's order); the two round differently in the last
+    bit, and each is kept so that the figures published with it reproduce exactly.
     """
     grid = q[:-1].reshape(block.num_rows, block.width)
     v = np.empty(block.num_rows) if values is None else values
@@ -150,8 +156,11 @@ def counterfactual_values(block, q, sigma=None, values=None) -> np.ndarray:
             np.max(grid[lo:hi] + block.pad[lo:hi], axis=1, out=v[lo:hi])
         else:
             np.einsum("ij,ij->i", sigma[lo:hi], grid[lo:hi], out=v[lo:hi])
-        q[level.above_lo:level.above_hi] += np.bincount(level.local_parent, weights=v[lo:hi],
-                                                        minlength=level.above_hi - level.above_lo)
+        if sequential:
+            np.add.at(q, level.parent, v[lo:hi])
+        else:
+            q[level.above_lo:level.above_hi] += np.bincount(level.local_parent, weights=v[lo:hi],
+                                                            minlength=level.above_hi - level.above_lo)
     return v
 
 
@@ -162,9 +171,12 @@ def terminal_values(form, player, weights) -> np.ndarray:
 
 
 def best_response_value(form, sigma_opp, player) -> float:
-    """``max_{sigma'_i} u_i(sigma'_i, sigma_{-i})`` from the opponent's ``(rows, width)`` strategy."""
-    block = form.players[player]
+    """``max_{sigma'_i} u_i(sigma'_i, sigma_{-i})`` from the opponent's ``(rows, width)`` strategy
+    (in the evaluation's order: ``pi_{-i}(z) = pi_c(z) x_{-i}[seq_{-i}(z)]``, then times ``u_i(z)``)."""
     x_opp = realization_plan(form.players[1 - player], sigma_opp)
-    q = terminal_values(form, player, opponent_weights(form, x_opp, player))
-    counterfactual_values(block, q)
+    reach = x_opp[form.terminal_seq[1 - player]]
+    reach *= form.terminal_chance
+    reach *= form.utility[player]
+    q = terminal_values(form, player, reach)
+    counterfactual_values(form.players[player], q, sequential=True)
     return float(q[-1])
