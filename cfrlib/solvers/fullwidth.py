@@ -19,8 +19,9 @@ passes that :mod:`cfrlib.evaluation` uses too):
    negative, then ``sigma^{t+1}(I, a) = [R^t(I, a)]^+ / sum_b [R^t(I, b)]^+`` (uniform when no
    regret is positive), or with ``predictive=True`` the same applied to ``R^t + r^t``, the last
    instantaneous regret serving as the prediction of the next one. ``regret_minimizer=`` puts
-   any other minimizer there (Hedge gives :class:`HedgeCFR`): CFR's regret decomposition bounds
-   the overall regret by the sum of the local ones, whichever minimizer keeps them small.
+   any other minimizer there (Hedge gives :class:`~cfrlib.solvers.fullwidth.HedgeCFR`): CFR's
+   regret decomposition bounds the overall regret by the sum of the local ones, whichever
+   minimizer keeps them small.
 
 The variants differ only in ``alpha``, ``beta`` (the regret update), ``gamma`` (the averaging
 weight ``w_t = t^gamma``), ``predictive`` and ``alternating``:
@@ -394,7 +395,10 @@ class PredictiveCFRPlus(FullWidthCFR):
 class HedgeCFR(FullWidthCFR):
     """Hedge-CFR: Hedge (:class:`~cfrlib.solvers.regret_minimizers.Hedge`, learning rate
     ``eta_t = sqrt(8 ln|A(I)| / t) / payoff_range``) at every infoset instead of regret matching,
-    uniform average. ``payoff_range`` defaults to the game's ``max u - min u``."""
+    uniform average. ``payoff_range`` defaults to the game's ``max u - min u``. At that safe rate it
+    is slow on poker (Leduc: exploitability 2.27 after 1000 iterations, CFR 0.0118), since
+    counterfactual regrets are mostly far smaller than the range; a smaller ``payoff_range`` (a
+    larger rate) converges faster. Regret matching needs no rate at all."""
 
     name = "Hedge-CFR"
     _param_names = ("payoff_range", "alternating", "count_pruned")
