@@ -43,16 +43,15 @@ def main():
 
     cases = [("Kuhn", games.kuhn(), "kuhn_poker", 100, 200), ("Leduc", games.leduc(), "leduc_poker", 100, 50),
              ("Bluff 1x1, 6 sides", games.bluff(), "liars_dice", 10, 3)]
-    jobs = [{"kind": "exploitability", "library": library, "game": os_name, "iterations": its,
-             "calls": max(1, calls // 10) if library == "openspiel" else calls}
-            for _, _, os_name, its, calls in cases for library in ("openspiel", "liteefg")]
-    anchors = iter(run_anchors(jobs))
     rows = []
-    for label, game, _, its, calls in cases:
+    for label, game, os_name, its, calls in cases:  # each case's three timings close together
         strategy = CFRPlus(game).iterate(its).average_strategy()
         ms = time_per_call(repeated(lambda: cfrlib.exploitability(game, strategy)), calls=calls,
                            repeat=3 if args.quick else 7)[0] * 1e3
-        rows.append((label, its, ms, next(anchors), next(anchors)))
+        os_, le = run_anchors([{"kind": "exploitability", "library": library, "game": os_name,
+                                "iterations": its, "calls": max(1, calls // 10) if library == "openspiel" else calls}
+                               for library in ("openspiel", "liteefg")])
+        rows.append((label, its, ms, os_, le))
 
     def ratio(theirs, ours):
         return f"{theirs['ms'] / ours:.3g}x" if theirs.get("ok") else "-"

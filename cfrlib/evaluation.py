@@ -2,7 +2,9 @@
 
 Everything here runs on the compiled tree (:mod:`cfrlib.tree`) in its sequence form: a pass
 over the terminals and one vectorized step per level of a player's own decisions, no Python
-call per node. :mod:`cfrlib.textbook.evaluation` computes the same numbers by plain recursion.
+call per node: the passes of :mod:`cfrlib.sequence_form`, on each player's block of sequences,
+shared with the full-width solvers. :mod:`cfrlib.textbook.evaluation` computes the same numbers
+by plain recursion.
 
 Conventions: utilities are player 0's unless a player is named; player 1 receives
 ``constant_sum - u_0`` (``-u_0`` in a zero-sum game); NashConv is the sum over both players of
