@@ -15,7 +15,6 @@ from .errors import (CfrlibError, ChanceProbabilityError, GameError, GameFormatE
 from .evaluation import (BestResponse, best_response, best_response_value, exploitability,
                          expected_value, nash_conv)
 from .game import CHANCE, TERMINAL, Game, State
-from .lp import LPSolution, solve_lp
 from .playouts import head_to_head, play_games
 from .regret_matching import RegretMatchingRun, run_regret_matching
 from .solvers import (CFR, DCFR, CFRPlus, ChanceSamplingCFR, ConvergenceLog,
@@ -26,6 +25,16 @@ from .solvers import (Hedge, HedgeCFR, PredictiveRegretMatchingPlus, RegretMatch
 from .strategy import Strategy, uniform_strategy
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    """``solve_lp`` and ``LPSolution`` on first use: the LP needs scipy.optimize, about 50 MB of
+    memory that a run which never calls it should not pay (Bluff's peak stays under 300 MB)."""
+    if name in ("solve_lp", "LPSolution"):
+        from . import lp
+
+        return getattr(lp, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "games", "theory", "Game", "State", "CHANCE", "TERMINAL",

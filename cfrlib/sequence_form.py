@@ -26,19 +26,36 @@ from __future__ import annotations
 import weakref
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 _CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def _compiled(function):
-    """``function`` compiled by numba, its machine code cached on disk where numba finds a writable
-    place (next to this file or in the user's cache; otherwise compiled afresh in each process)."""
-    try:
-        return numba.njit(cache=True)(function)
-    except RuntimeError:  # no writable cache location
-        return numba.njit(function)
+_COMPILED = False
+
+
+def _compile():
+    """Replace :func:`_plan`, :func:`_best_response_pass` and :func:`_best_response_value` by their
+    numba-compiled versions, on first use. numba (about 100 MB of memory) is imported only then, so
+    that its memory and the peak of compiling a large tree do not add up (Bluff 1x1 compiled, then
+    20 CFR+ iterations and an exploitability: peak 289 MB, against 303 MB with numba imported
+    first). The machine code is cached on disk where numba finds a writable place (next to this
+    file or in the user's cache), else compiled afresh in each process."""
+    global _COMPILED, _plan, _best_response_pass, _best_response_value
+    if _COMPILED:
+        return
+    import numba
+
+    def compiled(function):
+        try:
+            return numba.njit(cache=True)(function)
+        except RuntimeError:  # no writable cache location
+            return numba.njit(function)
+
+    _plan = compiled(_plan)
+    _best_response_pass = compiled(_best_response_pass)
+    _best_response_value = compiled(_best_response_value)  # calls the two above, compiled
+    _COMPILED = True
 
 
 class Level(NamedTuple):
@@ -140,11 +157,11 @@ def realization_plan(block, sigma, out=None) -> np.ndarray:
     ``size + 1`` (into ``out`` when given) whose last entry, the empty sequence, is 1.
     """
     x = np.empty(block.size + 1) if out is None else out
+    _compile()
     _plan(np.ascontiguousarray(sigma, dtype=np.float64), block.row_parent, x)
     return x
 
 
-@_compiled
 def _plan(sigma, parent, x):
     rows, width = sigma.shape
     x[rows * width] = 1.0
@@ -176,6 +193,7 @@ def counterfactual_values(block, q, sigma=None, values=None, sequential=False) -
     """
     v = np.empty(block.num_rows) if values is None else values
     if sigma is None:
+        _compile()
         _best_response_pass(q, block.row_parent, block.legal, block.level_bounds, v)
         return v
     grid = q[:-1].reshape(block.num_rows, block.width)
@@ -196,7 +214,6 @@ def terminal_values(form, player, weights) -> np.ndarray:
     return np.bincount(form.terminal_seq[player], weights=weights, minlength=form.players[player].size + 1)
 
 
-@_compiled
 def _best_response_pass(q, parent, legal, bounds, v):
     """Deepest level first, rows in order: ``v(I) = max_{a legal} q(I, a)``, added to ``q[parent(I)]``."""
     width = legal.shape[1]
@@ -212,7 +229,6 @@ def _best_response_pass(q, parent, legal, bounds, v):
             q[parent[r]] += best
 
 
-@_compiled
 def _best_response_value(sigma_opp, opp_parent, seq_opp, chance, utility, seq_own, own_parent, legal,
                          bounds, q, v):
     """Both passes and the terminals between them in one call; returns ``q[empty]``."""
@@ -231,6 +247,7 @@ def best_response_value(form, sigma_opp, player) -> float:
     added up per sequence in terminal order, then :func:`counterfactual_values` without ``sigma``."""
     own, other = form.players[player], form.players[1 - player]
     q, v = np.empty(own.size + 1), np.empty(own.num_rows)
+    _compile()
     return float(_best_response_value(np.ascontiguousarray(sigma_opp, dtype=np.float64), other.row_parent,
                                       form.terminal_seq[1 - player], form.terminal_chance, form.utility[player],
                                       form.terminal_seq[player], own.row_parent, own.legal, own.level_bounds,
