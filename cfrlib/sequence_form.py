@@ -16,9 +16,10 @@ both run the two passes below on it:
   of every sequence and ``q[empty]`` the player's value of the game.
 
 The plan and the best-response pass loop over rows in compiled code (numba): one call instead of
-a few numpy calls per level, which is most of the cost on games the size of Leduc; they do the
-same arithmetic in the same order as the numpy formulation, so the numbers are the same bit for
-bit. The pass with ``sigma`` stays in numpy, as the full-width engine has always summed it.
+a few numpy calls per level, which was most of the cost on games the size of Leduc. They do the
+arithmetic of the numpy code they replace in the same order (level by level, a level's values
+added to their parents one at a time in row order), so every published number stays the same,
+bit for bit. The pass with ``sigma`` stays in numpy, summed as the full-width engine always has.
 """
 
 from __future__ import annotations
@@ -29,8 +30,6 @@ from typing import NamedTuple
 import numpy as np
 
 _CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
-
 _COMPILED = False
 
 
@@ -222,7 +221,7 @@ def _best_response_pass(q, parent, legal, bounds, v):
             best = -np.inf
             for a in range(width):
                 if legal[r, a]:
-                    value = q[r * width + a] + 0.0  # + 0.0: no -0.0, as numpy's max(q + pad) gives
+                    value = q[r * width + a] + 0.0  # -0.0 becomes 0.0, as in the numpy code it replaces
                     if value > best:
                         best = value
             v[r] = best
