@@ -1,18 +1,22 @@
-"""Compile time and exact exploitability, side by side with the targets (issues 3 and 16).
+"""Compile time and exact exploitability, with OpenSpiel's C++ and LiteEFG's in the same run (issues 3, 16).
 
-Run from the repository root: ``python benchmarks/bench_evaluation.py [--markdown]``.
-When OpenSpiel (``pyspiel``) is importable, its C++ exploitability of the uniform policy is
-timed in the same process and the ratio printed.
+Run from the repository root: ``python benchmarks/bench_evaluation.py [--markdown] [--quick]``.
+Exploitability is timed on the average strategy of CFR+ after a few iterations, in each library
+its own (the cost does not depend on the numbers): cfrlib's ``cfrlib.exploitability(game,
+strategy)`` with its argument checks, OpenSpiel 2.0.2's C++ ``pyspiel.exploitability`` and LiteEFG
+1.0.0's ``Environment.exploitability`` (one thread), the two anchors in their own interpreter
+(``anchors.py``, ``$CFRLIB_ANCHOR_PYTHON``) within this run.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from common import print_table, time_per_call
+from common import anchor_cell, print_table, run_anchors, time_per_call
 
 import cfrlib
 from cfrlib import games
+from cfrlib.solvers.fullwidth import CFRPlus
 from cfrlib.tree import build_tree, walk_states
 
 
@@ -24,45 +28,44 @@ def repeated(fn):
     return run
 
 
-def openspiel_exploitability_seconds(name):
-    try:
-        import pyspiel
-        from open_spiel.python.algorithms import exploitability as os_exploitability
-        from open_spiel.python import policy as os_policy
-    except ImportError:
-        return None
-    game = pyspiel.load_game(name)
-    uniform = os_policy.UniformRandomPolicy(game)
-    return time_per_call(repeated(lambda: os_exploitability.exploitability(game, uniform)), repeat=3)[0]
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
+    parser.add_argument("--quick", action="store_true", help="fewer repeats")
     args = parser.parse_args()
 
     rows = []
     for label, make, target, repeat in [("Leduc", games.leduc, 0.02, 7),
                                         ("Bluff 1x1, 6 sides", games.bluff, 0.3, 3)]:
+        repeat = 1 if args.quick else repeat
         seconds = time_per_call(repeated(lambda: make().tree()), repeat=repeat)[0]
-        rows.append((f"compile {label}", seconds * 1e3, target * 1e3, None))
+        rows.append((f"compile {label}", seconds * 1e3, f"{target * 1e3:g}"))
         # the same game walked through its state API, without its vectorized node table
-        seconds = time_per_call(repeated(lambda: build_tree(make(), walk_states(make()))), repeat=repeat)[0]
-        rows.append((f"compile {label} by walking its states", seconds * 1e3, None, None))
-    for label, game, target, os_name in [("Kuhn", games.kuhn(), None, "kuhn_poker"),
-                                         ("Leduc", games.leduc(), 2.0, "leduc_poker"),
-                                         ("Bluff 1x1, 6 sides", games.bluff(), 50.0, None)]:
-        uniform = cfrlib.uniform_strategy(game)
-        game.tree()
-        ms = time_per_call(repeated(lambda: cfrlib.exploitability(game, uniform)), calls=20)[0] * 1e3
-        theirs = openspiel_exploitability_seconds(os_name) if os_name else None
-        rows.append((f"exploitability {label}", ms, target, None if theirs is None else theirs * 1e3))
+        seconds = time_per_call(repeated(lambda: build_tree(make(), walk_states(make()))),
+                                repeat=repeat)[0]
+        rows.append((f"compile {label} by walking its states", seconds * 1e3, "-"))
+    print_table(("measurement", "cfrlib ms", "target ms"),
+                [(name, f"{ms:.3f}", target) for name, ms, target in rows], args.markdown)
 
-    header = ("measurement", "cfrlib ms", "target ms", "OpenSpiel ms", "ratio")
-    print_table(header, [(name, f"{ms:.3f}", "-" if target is None else f"{target:g}",
-                          "not installed" if theirs is None else f"{theirs:.3f}",
-                          "-" if theirs is None else f"{theirs / ms:.0f}x")
-                         for name, ms, target, theirs in rows], args.markdown)
+    cases = [("Kuhn", games.kuhn(), "kuhn_poker", 100, 200), ("Leduc", games.leduc(), "leduc_poker", 100, 50),
+             ("Bluff 1x1, 6 sides", games.bluff(), "liars_dice", 10, 3)]
+    rows = []
+    for label, game, os_name, its, calls in cases:  # each case's three timings close together
+        strategy = CFRPlus(game).iterate(its).average_strategy()
+        ms = time_per_call(repeated(lambda: cfrlib.exploitability(game, strategy)), calls=calls,
+                           repeat=3 if args.quick else 7)[0] * 1e3
+        os_, le = run_anchors([{"kind": "exploitability", "library": library, "game": os_name,
+                                "iterations": its, "calls": max(1, calls // 10) if library == "openspiel" else calls}
+                               for library in ("openspiel", "liteefg")])
+        rows.append((label, its, ms, os_, le))
+
+    def ratio(theirs, ours):
+        return f"{theirs['ms'] / ours:.3g}x" if theirs.get("ok") else "-"
+
+    print_table(("exact exploitability, ms", "after CFR+ iterations", "cfrlib", "OpenSpiel C++ (here)",
+                 "LiteEFG (here)", "OpenSpiel / cfrlib", "LiteEFG / cfrlib"),
+                [(label, its, f"{ms:.4f}", anchor_cell(os_), anchor_cell(le, fmt="{:.4f}"), ratio(os_, ms),
+                  ratio(le, ms)) for label, its, ms, os_, le in rows], args.markdown)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,19 @@
-"""What the benchmark scripts share: timing with medians, and printing tables."""
+"""What the benchmark scripts share: timing with medians, printing tables, and the anchors
+(OpenSpiel, LiteEFG) run in their own interpreter by ``anchors.py``."""
 
 from __future__ import annotations
 
+import json
+import os
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ANCHOR_PYTHON_VARIABLE = "CFRLIB_ANCHOR_PYTHON"
+"""The environment variable naming the anchors' interpreter (``make bench`` sets it)."""
 
 
 def time_per_call(fn, calls=1, repeat=7):
@@ -34,3 +44,37 @@ def print_table(header, rows, markdown=False):
         for row in [header, *rows]:
             print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
     print()
+
+
+def anchor_python():
+    """The anchors' interpreter: ``$CFRLIB_ANCHOR_PYTHON``, by default ``.venv-anchors/bin/python``
+    at the repository root, or None when it does not exist."""
+    path = Path(os.environ.get(ANCHOR_PYTHON_VARIABLE) or HERE.parent / ".venv-anchors" / "bin" / "python")
+    return path if path.exists() else None
+
+
+def run_anchors(jobs, timeout=3600):
+    """Results of ``jobs`` (see ``anchors.py``) from the anchors' interpreter, one dict per job,
+    each ``{"ok": False, "error": ...}`` when the anchors are missing or fail."""
+    python = anchor_python()
+    if python is None:
+        why = (f"no anchors' interpreter (set {ANCHOR_PYTHON_VARIABLE} or run make bench, which "
+               "installs benchmarks/requirements-anchors.txt into .venv-anchors)")
+        print(why, file=sys.stderr)
+        return [{"ok": False, "error": why} for _ in jobs]
+    try:
+        out = subprocess.run([str(python), str(HERE / "anchors.py")], input=json.dumps(jobs),
+                             capture_output=True, text=True, timeout=timeout, check=True)
+        results = json.loads(out.stdout)
+    except (subprocess.SubprocessError, json.JSONDecodeError, OSError) as err:
+        detail = getattr(err, "stderr", "") or ""
+        print(f"the anchors failed: {err}\n{detail[-2000:]}", file=sys.stderr)
+        return [{"ok": False, "error": str(err)} for _ in jobs]
+    return results
+
+
+def anchor_cell(result, key="ms", fmt="{:.3f}"):
+    """A table cell for one anchor result: the value, or why there is none."""
+    if not result.get("ok"):
+        return "not run"
+    return fmt.format(result[key])

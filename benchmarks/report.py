@@ -17,9 +17,23 @@ from pathlib import Path
 
 import numpy as np
 
+from common import anchor_python
+
 HERE = Path(__file__).resolve().parent
 README = HERE / "README.md"
 BEGIN, END = "<!-- results -->", "<!-- /results -->"
+
+
+def anchors_line():
+    """Which anchors ran: their versions in the anchors' interpreter, or that there were none."""
+    python = anchor_python()
+    if python is None:
+        return "Anchors: not installed (`make bench` installs them into .venv-anchors)."
+    code = ("from importlib.metadata import version; "
+            "print(f\"OpenSpiel {version('open_spiel')}, LiteEFG {version('LiteEFG')}\")")
+    out = subprocess.run([str(python), "-c", code], capture_output=True, text=True)
+    return f"Anchors: {out.stdout.strip()} (in their own environment)." if out.returncode == 0 else \
+        "Anchors: their interpreter does not import them."
 
 
 def main():
@@ -28,7 +42,7 @@ def main():
     args = parser.parse_args()
     sections = [f"Measured on {datetime.date.today()}: {os.cpu_count()} cores, Python "
                 f"{platform.python_version()}, numpy {np.__version__}. Times are medians over repeats; "
-                "absolute times vary between machines, ratios less so.\n"]
+                "absolute times vary between machines, ratios less so. " + anchors_line() + "\n"]
     for script in sorted(HERE.glob("bench_*.py")):
         command = [sys.executable, str(script), "--markdown"]
         if args.quick and "--quick" in script.read_text():

@@ -7,6 +7,8 @@ evaluated exactly (:mod:`cfrlib.evaluation`); the solvers share one interface
 recursive versions of every algorithm, for reading, live in :mod:`cfrlib.textbook`.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from . import games, theory
 from .abstraction import AbstractionError, abstract_game, lift_strategy, rank_buckets
 from .errors import (CfrlibError, ChanceProbabilityError, GameError, GameFormatError,
@@ -15,15 +17,30 @@ from .errors import (CfrlibError, ChanceProbabilityError, GameError, GameFormatE
 from .evaluation import (BestResponse, best_response, best_response_value, exploitability,
                          expected_value, nash_conv)
 from .game import CHANCE, TERMINAL, Game, State
-from .lp import LPSolution, solve_lp
 from .playouts import head_to_head, play_games
 from .regret_matching import RegretMatchingRun, run_regret_matching
 from .solvers import (CFR, DCFR, CFRPlus, ChanceSamplingCFR, ConvergenceLog,
                       ExternalSamplingMCCFR, FullWidthCFR, LinearCFR, OutcomeSamplingMCCFR,
                       PredictiveCFRPlus, Solver)
+from .solvers import (Hedge, HedgeCFR, PredictiveRegretMatchingPlus, RegretMatching,
+                      RegretMatchingPlus, RegretMinimizer)
 from .strategy import Strategy, uniform_strategy
 
+if TYPE_CHECKING:  # at run time loaded on first use, by __getattr__
+    from .lp import LPSolution, solve_lp
+
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    """``solve_lp`` and ``LPSolution`` on first use: the LP needs scipy.optimize, about 50 MB of
+    memory that a run which never calls it should not pay (Bluff's peak stays under 300 MB)."""
+    if name in ("solve_lp", "LPSolution"):
+        from . import lp
+
+        return getattr(lp, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "games", "theory", "Game", "State", "CHANCE", "TERMINAL",
@@ -34,6 +51,8 @@ __all__ = [
     "solve_lp", "LPSolution",
     "Solver", "ConvergenceLog", "FullWidthCFR", "CFR", "CFRPlus", "LinearCFR", "DCFR",
     "PredictiveCFRPlus", "ChanceSamplingCFR", "ExternalSamplingMCCFR", "OutcomeSamplingMCCFR",
+    "HedgeCFR", "RegretMinimizer", "RegretMatching", "RegretMatchingPlus",
+    "PredictiveRegretMatchingPlus", "Hedge",
     "run_regret_matching", "RegretMatchingRun", "play_games", "head_to_head",
     "CfrlibError", "GameError", "ChanceProbabilityError", "NotZeroSumError",
     "InfosetMismatchError", "ImperfectRecallError", "StrategyError", "SolverError",

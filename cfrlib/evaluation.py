@@ -2,7 +2,9 @@
 
 Everything here runs on the compiled tree (:mod:`cfrlib.tree`) in its sequence form: a pass
 over the terminals and one vectorized step per level of a player's own decisions, no Python
-call per node. :mod:`cfrlib.textbook.evaluation` computes the same numbers by plain recursion.
+call per node: the passes of :mod:`cfrlib.sequence_form`, on each player's block of sequences,
+shared with the full-width solvers. :mod:`cfrlib.textbook.evaluation` computes the same numbers
+by plain recursion.
 
 Conventions: utilities are player 0's unless a player is named; player 1 receives
 ``constant_sum - u_0`` (``-u_0`` in a zero-sum game); NashConv is the sum over both players of
@@ -15,20 +17,21 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import sequence_form as sf
+from .sequence_form import sequence_form, terminal_utility
 from .strategy import Strategy, as_strategy
 
 
 def realization_plan(tree, probs, player) -> np.ndarray:
     """Player ``i``'s own reach of each sequence: ``x_i[(I, a)] = x_i[parent(I)] * sigma(I, a)``.
 
-    Returns a flat array of length ``num_sequences + 1`` whose last entry, the empty sequence,
-    is 1; entries of the other player's infosets are 0.
+    Returns a flat array in the tree's numbering, of length ``num_sequences + 1``, whose last
+    entry, the empty sequence, is 1; entries of the other player's infosets are 0. (The pass
+    itself is :func:`cfrlib.sequence_form.realization_plan`, on the player's own block.)
     """
+    block = sequence_form(tree).players[player]
     x = np.zeros(tree.num_sequences + 1)
-    x[-1] = 1.0
-    grid = x[:-1].reshape(tree.action_mask.shape)
-    for level in tree.infoset_levels(player):
-        grid[level] = x[tree.infoset_parent_seq[level], None] * probs[level]
+    x[block.tree_sequence] = sf.realization_plan(block, block.rows_of(probs))
     return x
 
 
@@ -43,11 +46,6 @@ def behaviour_strategy(tree, x, player) -> np.ndarray:
     return np.where((tree.infoset_player == player)[:, None], probs, 0.0)
 
 
-def terminal_utility(tree, player) -> np.ndarray:
-    """``u_i(z)`` for every terminal: player 0's payoff, or ``constant_sum - payoff`` for player 1."""
-    return tree.terminal_payoff if player == 0 else tree.constant_sum - tree.terminal_payoff
-
-
 def counterfactual_values(tree, probs, player, opponent_reach=None, best_response=False):
     """Counterfactual action values ``q_i(I, a)`` of every sequence of player ``i``.
 
@@ -60,20 +58,20 @@ def counterfactual_values(tree, probs, player, opponent_reach=None, best_respons
     ``opponent_reach`` gives ``pi_{-i}(z)`` per terminal (chance times the opponent's reach);
     by default it is computed from ``probs``. Returns ``(q, v)``: ``q`` flat, of length
     ``num_sequences + 1`` (the last entry is ``i``'s value of the whole game), and ``v`` the
-    per-infoset values (only ``i``'s infosets are filled).
+    per-infoset values (only ``i``'s infosets are filled). The pass runs on the player's block
+    of :mod:`cfrlib.sequence_form`, as the full-width solvers' does.
     """
+    form = sequence_form(tree)
+    block = form.players[player]
     if opponent_reach is None:
         opponent_reach = opponent_reach_of_terminals(tree, probs, player)
-    q = np.bincount(tree.terminal_seq[player], weights=opponent_reach * terminal_utility(tree, player),
-                    minlength=tree.num_sequences + 1)
-    grid = q[:-1].reshape(tree.action_mask.shape)
+    q_block = sf.terminal_values(form, player, opponent_reach * terminal_utility(tree, player))
+    v_block = sf.counterfactual_values(block, q_block, None if best_response else block.rows_of(probs),
+                                       sequential=True)
+    q = np.zeros(tree.num_sequences + 1)
+    q[block.tree_sequence] = q_block
     v = np.zeros(tree.num_infosets)
-    for level in reversed(tree.infoset_levels(player)):
-        if best_response:
-            v[level] = np.where(tree.action_mask[level], grid[level], -np.inf).max(axis=1)
-        else:
-            v[level] = np.einsum("ij,ij->i", probs[level], grid[level])
-        np.add.at(q, tree.infoset_parent_seq[level], v[level])
+    v[block.rows] = v_block
     return q, v
 
 
@@ -91,9 +89,10 @@ def counterfactual_regrets(game, strategy, player) -> np.ndarray:
 
 def opponent_reach_of_terminals(tree, probs, player) -> np.ndarray:
     """``pi_{-i}(z) = pi_c(z) * x_{-i}[seq_{-i}(z)]`` for every terminal ``z``."""
-    other = 1 - player
-    x = realization_plan(tree, probs, other)
-    return tree.terminal_chance * x[tree.terminal_seq[other]]
+    form = sequence_form(tree)
+    block = form.players[1 - player]
+    x = sf.realization_plan(block, block.rows_of(probs))
+    return tree.terminal_chance * x[form.terminal_seq[1 - player]]
 
 
 class BestResponse(NamedTuple):
@@ -109,8 +108,9 @@ def expected_value(game, strategy) -> float:
     """Player 0's expected payoff ``u_0(sigma) = sum_z pi^sigma(z) u_0(z)`` when both follow ``strategy``."""
     tree = game.tree()
     probs = as_strategy(game, strategy).probs
-    x0, x1 = realization_plan(tree, probs, 0), realization_plan(tree, probs, 1)
-    reach = tree.terminal_chance * x0[tree.terminal_seq[0]] * x1[tree.terminal_seq[1]]
+    form = sequence_form(tree)
+    x0, x1 = (sf.realization_plan(block, block.rows_of(probs)) for block in form.players)
+    reach = tree.terminal_chance * x0[form.terminal_seq[0]] * x1[form.terminal_seq[1]]
     return float(reach @ tree.terminal_payoff)
 
 
@@ -131,21 +131,25 @@ def best_response(game, strategy, player) -> BestResponse:
 def best_response_value(game, strategy, player) -> float:
     """``max_{sigma'_i} u_i(sigma'_i, sigma_{-i})``: what a best response earns."""
     _check_player(player)
-    tree = game.tree()
-    q, _ = counterfactual_values(tree, as_strategy(game, strategy).probs, player, best_response=True)
-    return float(q[-1])
+    form = sequence_form(game.tree())
+    probs = as_strategy(game, strategy).probs
+    return sf.best_response_value(form, form.players[1 - player].rows_of(probs), player)
 
 
 def nash_conv(game, strategy) -> float:
     """``sum_i [max_{sigma'_i} u_i(sigma'_i, sigma_{-i}) - u_i(sigma)]``: zero exactly at a Nash equilibrium."""
-    tree = game.tree()
+    form = sequence_form(game.tree())
     probs = as_strategy(game, strategy).probs
-    gains = 0.0
-    for i in (0, 1):
-        q, _ = counterfactual_values(tree, probs, i, best_response=True)
-        gains += q[-1]
-    # u_0(sigma) + u_1(sigma) = constant_sum, whatever sigma is.
-    return float(gains - tree.constant_sum)
+    sigma = [block.rows_of(probs) for block in form.players]
+    return profile_nash_conv(form, sigma)
+
+
+def profile_nash_conv(form, sigma) -> float:
+    """NashConv of the profile given per player in its block's order (``sigma[i]`` is ``(rows, width)``):
+    ``sum_i max u_i(., sigma_{-i}) - constant_sum``, since ``u_0(sigma) + u_1(sigma)`` is the
+    constant sum whatever ``sigma`` is."""
+    gains = sf.best_response_value(form, sigma[1], 0) + sf.best_response_value(form, sigma[0], 1)
+    return float(gains - form.constant_sum)
 
 
 def exploitability(game, strategy) -> float:

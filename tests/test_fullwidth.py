@@ -168,8 +168,8 @@ def test_nodes_touched_without_pruning(leduc):
     assert CFR(leduc, alternating=False).iterate(3).nodes_touched == 3 * n
 
 
-@pytest.mark.parametrize("make", [lambda g, p: CFRPlus(g, pruning=p),
-                                  lambda g, p: DCFR(g, alternating=False, pruning=p)])
+@pytest.mark.parametrize("make", [lambda g, p: CFRPlus(g, count_pruned=p),
+                                  lambda g, p: DCFR(g, alternating=False, count_pruned=p)])
 def test_pruning_changes_the_count_and_nothing_else(leduc, make):
     pruned, full = make(leduc, True).iterate(50), make(leduc, False).iterate(50)
     assert np.array_equal(pruned.average_strategy().probs, full.average_strategy().probs)
@@ -179,7 +179,7 @@ def test_pruning_changes_the_count_and_nothing_else(leduc, make):
 
 def test_first_iteration_prunes_nothing(leduc):
     """sigma^1 is uniform, so no reach is zero and nothing can be cut."""
-    assert CFR(leduc, pruning=True).iterate(1).nodes_touched == 2 * leduc.tree().num_nodes
+    assert CFR(leduc, count_pruned=True).iterate(1).nodes_touched == 2 * leduc.tree().num_nodes
 
 
 # ------------------------------------------------------------------ iterate, run, save/load
@@ -195,7 +195,7 @@ def test_iterate_zero_is_a_no_op(leduc):
 
 @pytest.mark.parametrize("make", [
     lambda g: CFR(g), lambda g: CFR(g, alternating=False), lambda g: CFRPlus(g, "quadratic"),
-    lambda g: LinearCFR(g), lambda g: DCFR(g, 2.0, -0.5, 3.0, alternating=False, pruning=True),
+    lambda g: LinearCFR(g), lambda g: DCFR(g, 2.0, -0.5, 3.0, alternating=False, count_pruned=True),
     lambda g: PredictiveCFRPlus(g), lambda g: FullWidthCFR(g, 1.0, -math.inf, 1.5, predictive=True)])
 def test_save_load_continues_bit_for_bit(leduc, make, tmp_path):
     straight = make(leduc).iterate(12)
@@ -276,8 +276,8 @@ def test_bad_dcfr_parameters(kuhn, params, message):
 def test_bad_presets(kuhn):
     with pytest.raises(SolverError, match="averaging must be one of"):
         CFRPlus(kuhn, averaging="cubic")
-    with pytest.raises(SolverError, match="pruning must be True or False"):
-        CFR(kuhn, pruning=1)
+    with pytest.raises(SolverError, match="count_pruned must be True or False"):
+        CFR(kuhn, count_pruned=1)
     with pytest.raises(SolverError, match="overflows"):
         DCFR(kuhn, gamma=400).iterate(10)
 

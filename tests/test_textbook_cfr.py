@@ -21,10 +21,10 @@ PRESETS = {
     "DCFR simultaneous": (lambda g: DCFR(g, alternating=False),
                           dict(discount=(1.5, 0.0), gamma=2, alternating=False)),
     "PCFR+": (lambda g: PredictiveCFRPlus(g), dict(plus=True, predictive=True, gamma=2)),
-    "CFR, pruning": (lambda g: CFR(g, pruning=True), dict(pruning=True)),
-    "CFR+ simultaneous, pruning": (lambda g: CFRPlus(g, alternating=False, pruning=True),
+    "CFR, pruning": (lambda g: CFR(g, count_pruned=True), dict(pruning=True)),
+    "CFR+ simultaneous, pruning": (lambda g: CFRPlus(g, alternating=False, count_pruned=True),
                                    dict(plus=True, gamma=1, alternating=False, pruning=True)),
-    "DCFR, pruning": (lambda g: DCFR(g, pruning=True), dict(discount=(1.5, 0.0), gamma=2, pruning=True)),
+    "DCFR, pruning": (lambda g: DCFR(g, count_pruned=True), dict(discount=(1.5, 0.0), gamma=2, pruning=True)),
 }
 
 GAMES = {"kuhn": games.kuhn, "leduc": games.leduc}

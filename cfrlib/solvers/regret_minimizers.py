@@ -1,0 +1,217 @@
+"""Local regret minimizers: what the full-width engine runs at every information set.
+
+CFR's regret decomposition (Zinkevich et al. 2007) says the average overall regret is at most
+the sum over infosets of each infoset's counterfactual regret, so *any* regret minimizer run at
+every infoset on the counterfactual values ``q(I, .)`` gives an algorithm whose average strategy
+converges to an equilibrium. A minimizer here is a small class with two methods, vectorized over
+all of one player's infosets at once (rows = infosets, columns = actions, padded columns
+masked):
+
+* ``update(R, r, t)``: fold iteration ``t``'s instantaneous regret ``r^t(I, a)`` into the state
+  ``R`` in place (``R^t = R^{t-1} + r^t``, then discounted or clipped);
+* ``strategy(R, r, t, mask)``: the next strategy ``sigma^{t+1}`` from ``R^t`` (and ``r^t``, for
+  the predictive ones), rows summing to 1 over the legal actions ``mask``.
+
+:class:`FullWidthCFR(regret_minimizer=...) <cfrlib.solvers.fullwidth.FullWidthCFR>` takes one;
+CFR, CFR+, Linear CFR, DCFR and PCFR+ are :class:`RegretMatching` with different discounts, and
+:class:`Hedge` gives Hedge-CFR.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..errors import SolverError
+
+
+def _check_exponent(name, value, low, high, allow_inf):
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise SolverError(f"{name} must be a number, got {value!r}")
+    value = float(value)
+    if math.isnan(value) or not low <= value <= high or (math.isinf(value) and value not in allow_inf):
+        allowed = f"[{low}, {high}]".replace("inf", "infinity")
+        raise SolverError(f"{name} must be in {allowed}, got {value!r}")
+    return value
+
+
+def _discount(t, exponent):
+    """``t^e / (t^e + 1)``, with ``e = inf`` meaning 1 and ``e = -inf`` meaning 0 at every ``t``."""
+    if math.isinf(exponent):
+        return 1.0 if exponent > 0 else 0.0
+    try:
+        power = float(t) ** exponent
+    except OverflowError:  # t^e beyond the largest float: the factor rounds to 1
+        return 1.0
+    return power / (power + 1.0)
+
+
+class RegretMinimizer:
+    """The interface (see the module docstring). ``params()`` gives the constructor's keyword
+    arguments, so that a solver using the minimizer can be saved and loaded."""
+
+    name = "regret minimizer"
+
+    def update(self, R, r, t):
+        """``R^t = R^{t-1} + r^t``, in place."""
+        R += r
+
+    def strategy(self, R, r, t, mask):
+        raise NotImplementedError
+
+    def params(self) -> dict:
+        return {}
+
+    def for_game(self, tree) -> "RegretMinimizer":
+        """The minimizer to run on ``tree`` (itself, unless it reads a constant from the game)."""
+        return self
+
+    def __repr__(self):
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
+        return f"{type(self).__name__}({args})"
+
+
+class RegretMatching(RegretMinimizer):
+    """Regret matching (Hart and Mas-Colell 2000) on discounted regrets.
+
+    ``update``: ``R^t = R^{t-1} + r^t``, then multiplied by ``t^alpha / (t^alpha + 1)`` where
+    ``R^t >= 0`` and by ``t^beta / (t^beta + 1)`` where it is negative (``alpha = beta = inf``:
+    plain regret matching; ``beta = -inf``: RM+, negative regrets reset to 0).
+    ``strategy``: ``sigma^{t+1}(I, a) = [R^t(I, a)]^+ / sum_b [R^t(I, b)]^+``, uniform where no
+    regret is positive; with ``predictive=True`` the same on ``R^t + r^t`` (the last
+    instantaneous regret predicts the next one).
+    """
+
+    name = "regret matching"
+
+    def __init__(self, alpha=math.inf, beta=math.inf, predictive=False):
+        self.alpha = _check_exponent("alpha", alpha, 0.0, math.inf, (math.inf,))
+        self.beta = _check_exponent("beta", beta, -math.inf, math.inf, (math.inf, -math.inf))
+        if not isinstance(predictive, (bool, np.bool_)):
+            raise SolverError(f"predictive must be True or False, got {predictive!r}")
+        self.predictive = bool(predictive)
+
+    def update(self, R, r, t):
+        R += r
+        positive, negative = _discount(t, self.alpha), _discount(t, self.beta)
+        if positive == 1.0 and negative == 0.0:
+            np.maximum(R, 0.0, out=R)
+        elif positive == negative:
+            if positive != 1.0:
+                R *= positive
+        else:
+            R *= np.where(R >= 0.0, positive, negative)
+
+    def strategy(self, R, r, t, mask):
+        positive = np.maximum(R + r if self.predictive else R, 0.0)
+        total = positive.sum(axis=1)
+        none = total <= 0.0
+        if none.any():
+            positive[none] = mask[none]
+            total[none] = mask[none].sum(axis=1)
+        positive /= total[:, None]
+        return positive
+
+    def params(self):
+        return {"alpha": self.alpha, "beta": self.beta, "predictive": self.predictive}
+
+
+class RegretMatchingPlus(RegretMatching):
+    """RM+ (Tammelin 2014): ``R^t = max(R^{t-1} + r^t, 0)``, then regret matching."""
+
+    name = "RM+"
+
+    def __init__(self):
+        super().__init__(math.inf, -math.inf)
+
+    def params(self):
+        return {}
+
+
+class PredictiveRegretMatchingPlus(RegretMatching):
+    """Predictive RM+ (Farina, Kroer and Sandholm 2021): RM+ state, strategy by regret matching on
+    ``R^t + r^t``."""
+
+    name = "predictive RM+"
+
+    def __init__(self):
+        super().__init__(math.inf, -math.inf, predictive=True)
+
+    def params(self):
+        return {}
+
+
+class Hedge(RegretMinimizer):
+    """Hedge (multiplicative weights; Freund and Schapire 1997) on the cumulative regrets.
+
+    ``sigma^{t+1}(I, a) = exp(eta_t R^t(I, a)) / sum_b exp(eta_t R^t(I, b))`` with the anytime
+    learning rate ``eta_t = sqrt(8 ln|A(I)| / t) / payoff_range``: Hedge's rate for losses in
+    ``[0, 1]`` (Cesa-Bianchi and Lugosi 2006, th. 2.2, with ``t`` for the horizon), scaled because
+    a counterfactual regret ``r^t(I, a)`` lies in ``[-payoff_range, payoff_range]`` times
+    ``pi_{-i}(I) <= 1``. ``R^t`` is the plain sum of the ``r^t``; the strategy is shift invariant,
+    so it equals exponential weights on the cumulative counterfactual values. ``payoff_range``
+    is ``max u - min u`` over the terminals (the full-width solver fills it in from the game).
+    """
+
+    name = "Hedge"
+
+    def __init__(self, payoff_range=None):
+        if payoff_range is not None and (
+                isinstance(payoff_range, bool) or not isinstance(payoff_range, (int, float, np.integer, np.floating))
+                or not math.isfinite(payoff_range) or payoff_range <= 0):
+            raise SolverError(f"payoff_range must be a positive number or None, got {payoff_range!r}")
+        self.payoff_range = None if payoff_range is None else float(payoff_range)
+
+    def for_game(self, tree):
+        """This minimizer with ``payoff_range`` filled in from ``tree`` when it was left None."""
+        if self.payoff_range is not None:
+            return self
+        span = float(tree.terminal_payoff.max() - tree.terminal_payoff.min())
+        return Hedge(span if span > 0 else 1.0)
+
+    def learning_rate(self, t, mask):
+        """``eta_t(I) = sqrt(8 ln|A(I)| / t) / payoff_range`` for every row."""
+        return np.sqrt(8.0 * np.log(mask.sum(axis=1)) / t) / self.payoff_range
+
+    def strategy(self, R, r, t, mask):
+        legal = mask > 0.0
+        top = np.where(legal, R, -np.inf).max(axis=1, keepdims=True)
+        # exp(eta (R - max R)): the same ratios as exp(eta R), without overflow
+        weights = np.exp(self.learning_rate(t, mask)[:, None] * np.where(legal, R - top, 0.0))
+        weights *= mask
+        weights /= weights.sum(axis=1, keepdims=True)
+        return weights
+
+    def params(self):
+        return {"payoff_range": self.payoff_range}
+
+
+MINIMIZERS = {"rm": RegretMatching, "rm+": RegretMatchingPlus, "prm+": PredictiveRegretMatchingPlus,
+              "hedge": Hedge}
+"""Short names accepted by ``FullWidthCFR(regret_minimizer=...)``."""
+
+
+def minimizer_from(spec) -> RegretMinimizer:
+    """A :class:`RegretMinimizer` from an instance, a short name of :data:`MINIMIZERS`, or the
+    ``[class name, params]`` pair that a saved solver holds."""
+    if isinstance(spec, RegretMinimizer):
+        return spec
+    if isinstance(spec, str):
+        if spec not in MINIMIZERS:
+            raise SolverError(f"no regret minimizer {spec!r}; the names are {', '.join(MINIMIZERS)}, "
+                              "or pass a RegretMinimizer instance")
+        return MINIMIZERS[spec]()
+    if isinstance(spec, (list, tuple)) and len(spec) == 2 and isinstance(spec[1], dict):
+        klass = next((k for k in _subclasses(RegretMinimizer) if k.__name__ == spec[0]), None)
+        if klass is None:
+            raise SolverError(f"no regret minimizer class {spec[0]!r} is defined")
+        return klass(**spec[1])
+    raise SolverError(f"regret_minimizer must be a RegretMinimizer, one of {list(MINIMIZERS)}, "
+                      f"or a [class name, params] pair, got {spec!r}")
+
+
+def _subclasses(klass):
+    for sub in klass.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)

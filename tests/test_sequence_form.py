@@ -1,0 +1,105 @@
+"""One numbering and one pass: the per-player blocks of cfrlib.sequence_form, shared by the
+evaluation and the full-width engine, checked directly against each other and the tree."""
+
+import gc
+
+import numpy as np
+import pytest
+
+import cfrlib
+from cfrlib import games
+from cfrlib import sequence_form as sf
+from cfrlib.evaluation import counterfactual_regrets, counterfactual_values, realization_plan
+from cfrlib.solvers.fullwidth import CFR, CFRPlus, DCFR
+from toy_games import RandomGame, TupleGame, random_strategy
+
+
+@pytest.fixture(scope="module")
+def leduc():
+    return games.leduc()
+
+
+def test_one_cached_view_per_tree_shared_by_evaluation_and_engine(leduc):
+    tree = leduc.tree()
+    form = sf.sequence_form(tree)
+    assert sf.sequence_form(tree) is form
+    assert CFR(leduc)._form is form and CFRPlus(leduc)._form is form
+    # weakly keyed: it goes with its tree
+    game = games.kuhn()
+    sf.sequence_form(game.tree())
+    size = len(sf._CACHE)
+    del game
+    gc.collect()
+    assert len(sf._CACHE) == size - 1
+
+
+@pytest.mark.parametrize("make", [games.kuhn, games.leduc, lambda: RandomGame(4)], ids=["kuhn", "leduc", "random"])
+def test_blocks_number_every_sequence_once_and_levels_point_up(make):
+    tree = make().tree()
+    form = sf.sequence_form(tree)
+    for p, block in enumerate(form.players):
+        assert sorted(block.rows) == list(np.flatnonzero(tree.infoset_player == p))
+        assert np.array_equal(tree.infoset_own_depth[block.rows], np.sort(tree.infoset_own_depth[block.rows]))
+        # tree_sequence and block_of_tree are inverse on this player's sequences
+        assert np.array_equal(block.block_of_tree[block.tree_sequence], np.arange(block.size + 1))
+        assert np.array_equal(block.mask, tree.action_mask[block.rows, :block.width])
+        for d, level in enumerate(block.levels):
+            assert level.lo == (0 if d == 0 else block.levels[d - 1].hi)
+            assert np.all((level.parent >= level.above_lo) & (level.parent < level.above_hi))
+            assert np.array_equal(level.local_parent, level.parent - level.above_lo)
+            expected = block.block_of_tree[tree.infoset_parent_seq[block.rows[level.lo:level.hi]]]
+            assert np.array_equal(level.parent, expected)
+        # each terminal's last sequence, renumbered
+        assert np.array_equal(block.tree_sequence[form.terminal_seq[p]], tree.terminal_seq[p])
+
+
+def test_the_engine_regrets_are_the_evaluation_regrets(leduc):
+    """The engine's instantaneous regret is cfrlib.evaluation.counterfactual_regrets of its current
+    profile: the same pass, up to the order of the additions (see sequence_form.counterfactual_values)."""
+    for solver in (CFR(leduc).iterate(7), DCFR(leduc, alternating=False).iterate(4)):
+        sigma = solver.current_strategy()
+        for i in (0, 1):
+            engine = solver._to_tree([solver._accumulate(i, 0.0) if p == i else np.zeros_like(solver._regret[p])
+                                      for p in (0, 1)])
+            assert np.abs(engine - counterfactual_regrets(leduc, sigma, i)).max() < 1e-15
+
+
+def test_solver_exploitability_is_the_public_one_bit_for_bit(leduc):
+    solver = CFRPlus(leduc).iterate(30)
+    assert solver.exploitability() == cfrlib.exploitability(leduc, solver.average_strategy())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_block_passes_against_tree_order_on_random_games(seed):
+    """Realization plan, counterfactual and best-response values in the block, mapped back to
+    the tree's numbering, against a direct per-infoset computation in tree order."""
+    game = RandomGame(seed)
+    tree = game.tree()
+    probs = random_strategy(game, seed)
+    for p in (0, 1):
+        x = realization_plan(tree, probs, p)
+        grid = x[:-1].reshape(tree.action_mask.shape)
+        for I in np.flatnonzero(tree.infoset_player == p):
+            assert np.allclose(grid[I], x[tree.infoset_parent_seq[I]] * probs[I], rtol=0, atol=1e-15)
+        for best in (False, True):
+            q, v = counterfactual_values(tree, probs, p, best_response=best)
+            qgrid = q[:-1].reshape(tree.action_mask.shape)
+            mine = np.flatnonzero(tree.infoset_player == p)
+            expected = (np.where(tree.action_mask[mine], qgrid[mine], -np.inf).max(axis=1) if best
+                        else (probs[mine] * qgrid[mine]).sum(axis=1))
+            assert np.allclose(v[mine], expected, rtol=0, atol=1e-12)
+            assert not qgrid[~tree.action_mask].any()
+
+
+def test_a_player_without_decisions():
+    """Player 1 never acts: an empty block, and everything still works."""
+    game = TupleGame(("chance", [("x", 0.4, ("player", 0, "A", [("l", ("terminal", 1.0, -1.0)),
+                                                                   ("r", ("terminal", -2.0, 2.0))])),
+                                 ("y", 0.6, ("terminal", 0.5, -0.5))]))
+    form = sf.sequence_form(game.tree())
+    assert form.players[1].num_rows == 0 and form.players[1].size == 0
+    uniform = cfrlib.uniform_strategy(game)
+    # player 0 should play l: 0.4 * 1 + 0.6 * 0.5 = 0.7, against 0.4 * (-0.5) + 0.3 = 0.1 uniformly
+    assert cfrlib.best_response_value(game, uniform, 0) == pytest.approx(0.7, abs=1e-15)
+    assert cfrlib.exploitability(game, uniform) == pytest.approx(0.3, abs=1e-15)
+    assert cfrlib.exploitability(game, CFRPlus(game).iterate(1).current_strategy()) == 0.0  # RM+ plays l at once
