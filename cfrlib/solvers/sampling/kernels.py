@@ -226,9 +226,9 @@ def _cs_walk(t, updating, regret, strategy_sum, sigma, stack, rng, pending, coun
 
 @njit(cache=True)
 def chance_sampling(t, iterations, alternating, regret, strategy_sum, sigma, rng, pending, count):
-    """``iterations`` iterations of chance-sampled CFR (``cfrlib.textbook.sampling.
-    chance_sampling_cfr``): a walk for player 0 then one for player 1, or one walk for both
-    when not ``alternating``. Returns the number of nodes touched."""
+    """``iterations`` iterations of chance-sampled CFR, as in
+    ``cfrlib.textbook.sampling.chance_sampling_cfr``: a walk for player 0 then one for player 1,
+    or one walk for both when not ``alternating``. Returns the number of nodes touched."""
     stack = _stack(t.depth, regret.shape[1])
     touched = 0
     for _ in range(iterations):
@@ -308,9 +308,9 @@ def _es_walk(t, i, regret, strategy_sum, sigma, stack, rng, pending, count):
 
 @njit(cache=True)
 def external_sampling(t, iterations, regret, strategy_sum, sigma, rng, pending, count):
-    """``iterations`` iterations of external-sampling MCCFR (``cfrlib.textbook.sampling.
-    external_sampling``), a walk for player 0 then one for player 1. Returns the number of
-    nodes touched."""
+    """``iterations`` iterations of external-sampling MCCFR, as in
+    ``cfrlib.textbook.sampling.external_sampling``: a walk for player 0 then one for player 1.
+    Returns the number of nodes touched."""
     stack = _stack(t.depth, regret.shape[1])
     touched = 0
     for _ in range(iterations):
@@ -372,9 +372,9 @@ def _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_infoset, path_
 
 @njit(cache=True)
 def outcome_sampling(t, iterations, epsilon, regret, strategy_sum, sigma, rng, pending, count):
-    """``iterations`` iterations of outcome-sampling MCCFR (``cfrlib.textbook.sampling.
-    outcome_sampling``), a trajectory for player 0 then one for player 1, the traverser
-    exploring with ``epsilon``. Returns the number of nodes touched."""
+    """``iterations`` iterations of outcome-sampling MCCFR, as in
+    ``cfrlib.textbook.sampling.outcome_sampling``: a trajectory for player 0 then one for
+    player 1, the traverser exploring with ``epsilon``. Returns the number of nodes touched."""
     xi = np.zeros((1, regret.shape[1]))
     path_infoset = np.zeros(t.depth, dtype=np.int64)
     path_action = np.zeros(t.depth, dtype=np.int64)
