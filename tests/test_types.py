@@ -45,6 +45,9 @@ def test_mypy_catches_misuse_of_the_public_api(tmp_path):
         strategy = cfrlib.Strategy.from_dict(games.kuhn(), {"K": {"bet": 1.0}}, missing="zero")
         value: str = cfrlib.theory.cfr_regret_trace(games.kuhn(), 10).game_name
         lp_value: str = cfrlib.solve_lp(games.kuhn()).value
+        solver = cfrlib.CFRPlus(game, alternating="yes")
+        gap: str = cfrlib.exploitability(game, solver.average_strategy())
+        same: cfrlib.CFRPlus = solver.iterate(10)
         """))
     report, status = _mypy(str(script))
     assert status == 1, report
@@ -52,7 +55,11 @@ def test_mypy_catches_misuse_of_the_public_api(tmp_path):
     assert 'Argument "missing" to "from_dict" of "Strategy" has incompatible type' in report
     assert 'misuse.py:7: error: Incompatible types in assignment (expression has type ' \
            '"float", variable has type "str")' in report
+    assert 'Argument "alternating" to "CFRPlus" has incompatible type "str"; expected "bool"' in report
+    assert 'misuse.py:9: error: Incompatible types in assignment (expression has type ' \
+           '"float", variable has type "str")' in report
     assert "misuse.py:6" not in report  # game_name is a str: no error there
+    assert "misuse.py:10" not in report  # iterate returns the solver's own class
 
 
 def _unannotated(path):
