@@ -106,9 +106,8 @@ def _game(args: argparse.Namespace, require_constant_sum: bool = True) -> Game:
 # ----------------------------------------------------------------------------------- solve
 def _solve(args: argparse.Namespace) -> int:
     game = _game(args)
-    solver = solver_class(args.algorithm)
-    # solver_class returns a bare `type` until cfrlib.solvers is typed (after its branch's merge)
-    solver = solver(game, seed=args.seed) if solver.sampled else solver(game)  # type: ignore[attr-defined]
+    klass = solver_class(args.algorithm)
+    solver = klass(game, **({"seed": args.seed} if klass.sampled else {}))
     target = args.target_exploitability
     iterations = args.iterations if args.iterations is not None else (1000 if target is None else 10**6)
     eval_every = args.eval_every if args.eval_every is not None else (

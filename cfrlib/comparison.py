@@ -217,6 +217,8 @@ def ranking(logs: Mapping[str, ConvergenceLog], column: str | None = None,
                 raise SolverError(f"ranking: the log {name!r} is empty")
             rows[name] = log.rows[-1]
             continue
+        if budget is None:
+            raise SolverError(f"ranking: column={column!r} needs a budget")
         rows[name] = log.row_at(budget, column)
         if column == "iteration" and rows[name][0] != budget:
             raise SolverError(f"ranking: {name!r} was not evaluated at iteration {budget} "

@@ -33,12 +33,23 @@ import resource
 import threading
 import time
 import uuid
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
+from .checks import check_iterations, check_seed
 from .errors import SolverError
-from .solvers.base import ConvergenceLog, check_iterations, check_seed
+from .game import Game
+from .solvers.base import ConvergenceLog
 from .solvers.sampling import ExternalSamplingMCCFR
+from .strategy import Strategy
+
+if TYPE_CHECKING:
+    from distributed import Client, LocalCluster
+
+Shard = tuple[NDArray[np.float64], NDArray[np.float64], int, float, float]
+"""What a shard returns: ``(Delta R, Delta S, nodes touched, walking seconds, processor seconds)``."""
 
 DEFAULT_ITERATIONS_PER_ROUND = 400_000
 """Iterations (one traversal per player each) per round, all shards together. A round's fixed
@@ -52,7 +63,7 @@ proportionally larger rounds."""
 MERGES = ("mean", "sum")
 """How the driver merges the shards' regret increments (see the module's docstring)."""
 
-_WORKER_SOLVERS: dict = {}
+_WORKER_SOLVERS: dict[tuple[str, int], ExternalSamplingMCCFR] = {}
 """On a worker: the solver of each run (and worker thread), kept between rounds."""
 
 
@@ -81,8 +92,9 @@ class DistributedExternalSampling:
 
     name = "distributed external-sampling MCCFR"
 
-    def __init__(self, game, client=None, workers=2, iterations_per_round=DEFAULT_ITERATIONS_PER_ROUND,
-                 seed=0, merge="mean"):
+    def __init__(self, game: Game, client: Client | str | None = None, workers: int = 2,
+                 iterations_per_round: int = DEFAULT_ITERATIONS_PER_ROUND, seed: int = 0,
+                 merge: str = "mean") -> None:
         if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
             raise SolverError(f"workers must be a positive integer, got {workers!r}")
         per_round = check_iterations(iterations_per_round, "iterations_per_round")
@@ -109,38 +121,46 @@ class DistributedExternalSampling:
         self.rounds = self.iterations = self.nodes_touched = 0
         self.seconds = self.compute_seconds = self.cpu_seconds = 0.0
         self._token = uuid.uuid4().hex
-        self._cluster = None
+        self._cluster: LocalCluster | None = None
         self._owns_client = not _is_client(client)
         if client is None:
             self._cluster = local_cluster(self.workers)
-            client = self._cluster.get_client()
+            connected = self._cluster.get_client()
         elif isinstance(client, str):
             from distributed import Client
 
-            client = Client(client)
-        self.client = client
-        self._game_future = client.scatter(game, broadcast=True, hash=False)
+            connected = Client(client)
+        else:
+            connected = client
+        self.client: Client | None = connected  # None once closed
+        self._game_future = connected.scatter(game, broadcast=True, hash=False)
 
     # ------------------------------------------------------------------------- rounds
-    def iterate(self, rounds=1):
+    def iterate(self, rounds: int = 1) -> DistributedExternalSampling:
         """Run ``rounds`` more rounds (``iterations_per_round`` iterations each); returns the
         solver so calls can chain."""
         for _ in range(check_iterations(rounds, "rounds")):
             self._round()
         return self
 
-    def _round(self):
+    def _connected(self) -> Client:
+        if self.client is None:
+            raise SolverError(f"this {type(self).__name__} is closed")
+        return self.client
+
+    def _round(self) -> None:
         start = time.perf_counter()
+        client = self._connected()
         seeds = self._rounds_seeds.spawn(1)[0].spawn(self.workers)
-        regret = self.client.scatter(self._regret, broadcast=True, hash=False)
+        regret = client.scatter(self._regret, broadcast=True, hash=False)
         # shard k goes to worker thread k (round robin), so that no thread idles while another
         # runs two shards; where a shard runs does not change its result
-        slots = [w for w, threads in sorted(self.client.nthreads().items()) for _ in range(threads)]
-        futures = [self.client.submit(_run_shard, self._game_future, self._token, regret, n, s,
+        slots = [w for w, threads in sorted(client.nthreads().items()) for _ in range(threads)]
+        futures = [client.submit(_run_shard, self._game_future, self._token, regret, n, s,
                                       pure=False, workers=slots[k % len(slots)] if slots else None,
                                       allow_other_workers=True)
                    for k, (n, s) in enumerate(zip(self._shares, seeds))]
-        results = self.client.gather(futures)
+        results: list[Shard] = client.gather(futures)
         total = np.zeros_like(self._regret)
         for delta_regret, delta_sum, *_ in results:  # in shard order, whoever finished first
             total += delta_regret
@@ -154,7 +174,7 @@ class DistributedExternalSampling:
         self.cpu_seconds += max(r[4] for r in results)
         self.seconds += time.perf_counter() - start
 
-    def run(self, rounds, eval_every=1, *, log=None) -> ConvergenceLog:
+    def run(self, rounds: int, eval_every: int = 1, *, log: ConvergenceLog | None = None) -> ConvergenceLog:
         """Run ``rounds`` rounds, evaluating the average strategy's exploitability every
         ``eval_every`` rounds and at the end; a ``cfrlib.solvers.ConvergenceLog`` whose
         ``iteration`` column counts iterations (not rounds), like the serial solvers' logs.
@@ -182,11 +202,11 @@ class DistributedExternalSampling:
             self._synced = True
         return self._merged
 
-    def average_strategy(self):
+    def average_strategy(self) -> Strategy:
         """``sigma-bar(I, a) = S(I, a) / sum_b S(I, b)`` over the merged sums, a ``cfrlib.Strategy``."""
         return self._solver().average_strategy()
 
-    def current_strategy(self):
+    def current_strategy(self) -> Strategy:
         """``sigma^{T+1}``: regret matching on the merged regrets, a ``cfrlib.Strategy``."""
         return self._solver().current_strategy()
 
@@ -194,12 +214,12 @@ class DistributedExternalSampling:
         """Exploitability (NashConv / 2) of the average strategy, computed on the driver."""
         return self._solver().exploitability()
 
-    def worker_peak_memory_mb(self) -> dict:
+    def worker_peak_memory_mb(self) -> dict[str, float]:
         """``{worker address: peak resident memory in MB}`` of each worker process so far."""
-        return dict(sorted(self.client.run(_peak_rss_mb).items()))
+        return dict(sorted(self._connected().run(_peak_rss_mb).items()))
 
     # ---------------------------------------------------------------------- lifetime
-    def close(self):
+    def close(self) -> None:
         """Drop this run's solvers from the workers; close the client and the LocalCluster if
         this solver started them (a client passed in stays open)."""
         if self.client is None:
@@ -212,18 +232,18 @@ class DistributedExternalSampling:
             self._cluster.close()
         self.client = self._cluster = None
 
-    def __enter__(self):
+    def __enter__(self) -> DistributedExternalSampling:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"<{type(self).__name__} on {self.game.name}: {self.workers} workers, "
                 f"{self.rounds} rounds of {self.iterations_per_round} iterations>")
 
 
-def local_cluster(workers=2):
+def local_cluster(workers: int = 2) -> LocalCluster:
     """A ``distributed.LocalCluster`` of ``workers`` processes with one thread each, reachable on
     the loopback interface only, without dashboard, logging errors only. (The scheduler's small
     HTTP server, for health checks, takes a free loopback port rather than 8787, which another
@@ -235,7 +255,8 @@ def local_cluster(workers=2):
                         silence_logs=logging.ERROR)
 
 
-def _run_shard(game, token, regret, iterations, seed_sequence):
+def _run_shard(game: Game, token: str, regret: NDArray[np.float64], iterations: int,
+               seed_sequence: np.random.SeedSequence) -> Shard:
     """One shard of a round, on a worker: the serial solver from ``regret`` and zero sums, seeded
     from ``seed_sequence``, runs ``iterations`` iterations. Returns ``(Delta R, Delta S, nodes
     touched, seconds spent walking, processor seconds of the whole shard)``."""
@@ -256,7 +277,7 @@ def _run_shard(game, token, regret, iterations, seed_sequence):
             time.thread_time() - cpu)
 
 
-def _forget(token):
+def _forget(token: str) -> None:
     for key in [k for k in _WORKER_SOLVERS if k[0] == token]:
         del _WORKER_SOLVERS[key]
 
@@ -265,7 +286,7 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _is_client(obj) -> bool:
+def _is_client(obj: object) -> bool:
     try:
         from distributed import Client
     except ImportError:  # pragma: no cover - dask is pinned in requirements.txt

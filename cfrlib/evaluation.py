@@ -13,13 +13,17 @@ what a best response gains, and exploitability is NashConv / 2.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import NDArray
 
 from . import sequence_form as sf
-from .sequence_form import sequence_form, terminal_utility
-from .strategy import Strategy, as_strategy
+from .game import Game
+from .sequence_form import SequenceForm, sequence_form, terminal_utility
+from .strategy import Strategy, StrategyLike, as_strategy
+from .tree import Tree
 
 
 def realization_plan(tree, probs, player) -> np.ndarray:
@@ -35,7 +39,7 @@ def realization_plan(tree, probs, player) -> np.ndarray:
     return x
 
 
-def behaviour_strategy(tree, x, player) -> np.ndarray:
+def behaviour_strategy(tree: Tree, x: NDArray[np.float64], player: int) -> NDArray[np.float64]:
     """The inverse of :func:`realization_plan`: ``sigma(I, a) = x[(I, a)] / sum_b x[(I, b)]``
     (which is ``x[parent(I)]`` for a realization plan) at player ``i``'s infosets, uniform where
     that mass is 0, and 0 elsewhere; a ``num_infosets x max_actions`` array."""
@@ -75,7 +79,7 @@ def counterfactual_values(tree, probs, player, opponent_reach=None, best_respons
     return q, v
 
 
-def counterfactual_regrets(game, strategy, player) -> np.ndarray:
+def counterfactual_regrets(game: Game, strategy: StrategyLike, player: int) -> NDArray[np.float64]:
     """``r(I, a) = q_i(I, a) - v_i(I)`` at player ``i``'s infosets (0 elsewhere): the regrets one
     full-width CFR iteration adds when both players follow ``strategy``. An array of shape
     ``(num_infosets, max_actions)`` in the tree's order."""
@@ -87,7 +91,7 @@ def counterfactual_regrets(game, strategy, player) -> np.ndarray:
     return np.where(mine, regret, 0.0)
 
 
-def opponent_reach_of_terminals(tree, probs, player) -> np.ndarray:
+def opponent_reach_of_terminals(tree: Tree, probs: NDArray[np.float64], player: int) -> NDArray[np.float64]:
     """``pi_{-i}(z) = pi_c(z) * x_{-i}[seq_{-i}(z)]`` for every terminal ``z``."""
     form = sequence_form(tree)
     block = form.players[1 - player]
@@ -104,7 +108,7 @@ class BestResponse(NamedTuple):
     strategy: Strategy
 
 
-def expected_value(game, strategy) -> float:
+def expected_value(game: Game, strategy: StrategyLike) -> float:
     """Player 0's expected payoff ``u_0(sigma) = sum_z pi^sigma(z) u_0(z)`` when both follow ``strategy``."""
     tree = game.tree()
     probs = as_strategy(game, strategy).probs
@@ -114,7 +118,7 @@ def expected_value(game, strategy) -> float:
     return float(reach @ tree.terminal_payoff)
 
 
-def best_response(game, strategy, player) -> BestResponse:
+def best_response(game: Game, strategy: StrategyLike, player: int) -> BestResponse:
     """Player ``player``'s best response to the other player's part of ``strategy``."""
     _check_player(player)
     tree = game.tree()
@@ -128,7 +132,7 @@ def best_response(game, strategy, player) -> BestResponse:
     return BestResponse(player, float(q[-1]), Strategy(game, profile))
 
 
-def best_response_value(game, strategy, player) -> float:
+def best_response_value(game: Game, strategy: StrategyLike, player: int) -> float:
     """``max_{sigma'_i} u_i(sigma'_i, sigma_{-i})``: what a best response earns."""
     _check_player(player)
     form = sequence_form(game.tree())
@@ -136,7 +140,7 @@ def best_response_value(game, strategy, player) -> float:
     return sf.best_response_value(form, form.players[1 - player].rows_of(probs), player)
 
 
-def nash_conv(game, strategy) -> float:
+def nash_conv(game: Game, strategy: StrategyLike) -> float:
     """``sum_i [max_{sigma'_i} u_i(sigma'_i, sigma_{-i}) - u_i(sigma)]``: zero exactly at a Nash equilibrium."""
     form = sequence_form(game.tree())
     probs = as_strategy(game, strategy).probs
@@ -144,7 +148,7 @@ def nash_conv(game, strategy) -> float:
     return profile_nash_conv(form, sigma)
 
 
-def profile_nash_conv(form, sigma) -> float:
+def profile_nash_conv(form: SequenceForm, sigma: Sequence[NDArray[np.float64]]) -> float:
     """NashConv of the profile given per player in its block's order (``sigma[i]`` is ``(rows, width)``):
     ``sum_i max u_i(., sigma_{-i}) - constant_sum``, since ``u_0(sigma) + u_1(sigma)`` is the
     constant sum whatever ``sigma`` is."""
@@ -152,11 +156,11 @@ def profile_nash_conv(form, sigma) -> float:
     return float(gains - form.constant_sum)
 
 
-def exploitability(game, strategy) -> float:
+def exploitability(game: Game, strategy: StrategyLike) -> float:
     """NashConv / 2: the average over both players of what a best response gains."""
     return nash_conv(game, strategy) / 2.0
 
 
-def _check_player(player):
+def _check_player(player: int) -> None:
     if player not in (0, 1):
         raise ValueError(f"player must be 0 or 1, got {player!r}")

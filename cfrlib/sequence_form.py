@@ -25,15 +25,19 @@ bit for bit. The pass with ``sigma`` stays in numpy, summed as the full-width en
 from __future__ import annotations
 
 import weakref
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, cast
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
-_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+from .tree import Tree
+
+_CACHE: weakref.WeakKeyDictionary[Tree, SequenceForm] = weakref.WeakKeyDictionary()
 _COMPILED = False
 
 
-def _compile():
+def _compile() -> None:
     """Replace :func:`_plan`, :func:`_best_response_pass` and :func:`_best_response_value` by their
     numba-compiled versions, on first use. numba (about 100 MB of memory) is imported only then, so
     that its memory and the peak of compiling a large tree do not add up (Bluff 1x1 compiled, then
@@ -45,7 +49,7 @@ def _compile():
         return
     import numba
 
-    def compiled(function):
+    def compiled(function: Callable[..., Any]) -> Any:  # a numba Dispatcher, called as the function
         try:
             return numba.njit(cache=True)(function)
         except RuntimeError:  # no writable cache location
@@ -64,8 +68,8 @@ class Level(NamedTuple):
 
     lo: int
     hi: int
-    parent: np.ndarray
-    local_parent: np.ndarray
+    parent: NDArray[np.int64]
+    local_parent: NDArray[np.int64]
     above_lo: int
     above_hi: int
 
@@ -81,7 +85,7 @@ class PlayerBlock:
     ``tree_sequence[s]`` the tree's number of flat sequence ``s`` (the empty sequence included, last).
     """
 
-    def __init__(self, tree, player):
+    def __init__(self, tree: Tree, player: int) -> None:
         levels = tree.infoset_levels(player)
         self.player = player
         self.rows = np.concatenate(levels, dtype=np.int64) if levels else np.zeros(0, np.int64)
@@ -102,18 +106,18 @@ class PlayerBlock:
         self.row_parent = parent  # flat index of each row's parent sequence
         self.level_bounds = bounds.astype(np.int64)  # rows level_bounds[d]:level_bounds[d + 1]
         self.legal = legal
-        self.levels = []
+        self.levels: list[Level] = []
         for d, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:])):
             above_lo, above_hi = ((int(bounds[d - 1]) * self.width, int(bounds[d]) * self.width) if d
                                   else (self.size, self.size + 1))
             self.levels.append(Level(int(lo), int(hi), parent[lo:hi], parent[lo:hi] - above_lo,
                                      above_lo, above_hi))
 
-    def rows_of(self, probs) -> np.ndarray:
+    def rows_of(self, probs: ArrayLike) -> NDArray[np.float64]:
         """``sigma`` (a ``num_infosets x max_actions`` array) at this player's rows: ``(rows, width)``."""
         return np.ascontiguousarray(probs).take(self.gather)
 
-    def to_tree(self, grid, out):
+    def to_tree(self, grid: ArrayLike, out: NDArray[np.float64]) -> None:
         """Write this block's ``(rows, width)`` ``grid`` into the tree-ordered array ``out``."""
         out[self.rows, :self.width] = grid
 
@@ -126,7 +130,7 @@ class SequenceForm:
     the terminal weights the opponent's reach multiplies.
     """
 
-    def __init__(self, tree):
+    def __init__(self, tree: Tree) -> None:
         self.players = (PlayerBlock(tree, 0), PlayerBlock(tree, 1))
         self.terminal_seq = tuple(block.block_of_tree[tree.terminal_seq[block.player]]
                                   for block in self.players)
@@ -136,12 +140,12 @@ class SequenceForm:
         self.constant_sum = tree.constant_sum
 
 
-def terminal_utility(tree, player) -> np.ndarray:
+def terminal_utility(tree: Tree, player: int) -> NDArray[np.float64]:
     """``u_i(z)`` for every terminal: player 0's payoff, or ``constant_sum - payoff`` for player 1."""
     return tree.terminal_payoff if player == 0 else tree.constant_sum - tree.terminal_payoff
 
 
-def sequence_form(tree) -> SequenceForm:
+def sequence_form(tree: Tree) -> SequenceForm:
     """The :class:`SequenceForm` of ``tree``, built on first use and cached while the tree lives."""
     form = _CACHE.get(tree)
     if form is None:
@@ -149,7 +153,8 @@ def sequence_form(tree) -> SequenceForm:
     return form
 
 
-def realization_plan(block, sigma, out=None) -> np.ndarray:
+def realization_plan(block: PlayerBlock, sigma: ArrayLike,
+                     out: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
     """``x_i[(I, a)] = x_i[parent(I)] sigma(I, a)`` over ``block``, shallowest level first.
 
     ``sigma`` is ``(rows, width)`` in the block's order; returns the flat plan of length
@@ -161,7 +166,7 @@ def realization_plan(block, sigma, out=None) -> np.ndarray:
     return x
 
 
-def _plan(sigma, parent, x):
+def _plan(sigma: NDArray[np.float64], parent: NDArray[np.int64], x: NDArray[np.float64]) -> None:
     rows, width = sigma.shape
     x[rows * width] = 1.0
     for r in range(rows):  # rows come level by level: a parent's entry is set before its children's
@@ -170,7 +175,7 @@ def _plan(sigma, parent, x):
             x[r * width + a] = above * sigma[r, a]
 
 
-def opponent_weights(form, x_opp, player) -> np.ndarray:
+def opponent_weights(form: SequenceForm, x_opp: NDArray[np.float64], player: int) -> NDArray[np.float64]:
     """``pi_{-i}(z) u_i(z) = x_{-i}[seq_{-i}(z)] (pi_c(z) u_i(z))`` at every terminal, from the
     opponent's flat plan ``x_opp`` (the engine's order of the two products)."""
     weights = x_opp[form.terminal_seq[1 - player]]
@@ -178,7 +183,9 @@ def opponent_weights(form, x_opp, player) -> np.ndarray:
     return weights
 
 
-def counterfactual_values(block, q, sigma=None, values=None, sequential=False) -> np.ndarray:
+def counterfactual_values(block: PlayerBlock, q: NDArray[np.float64], sigma: NDArray[np.float64] | None = None,
+                          values: NDArray[np.float64] | None = None,
+                          sequential: bool = False) -> NDArray[np.float64]:
     """The backward pass, in place on ``q``: deepest level first, ``v_i(I) = sum_a sigma(I, a) q(I, a)``
     (or ``max_a q(I, a)`` when ``sigma`` is None: a best response) is added to ``q[parent(I)]``.
 
@@ -207,13 +214,15 @@ def counterfactual_values(block, q, sigma=None, values=None, sequential=False) -
     return v
 
 
-def terminal_values(form, player, weights) -> np.ndarray:
+def terminal_values(form: SequenceForm, player: int, weights: ArrayLike) -> NDArray[np.float64]:
     """``q[seq] = sum_{z: seq_i(z) = seq} weights(z)``, flat in player ``i``'s block (the start of
     :func:`counterfactual_values`)."""
-    return np.bincount(form.terminal_seq[player], weights=weights, minlength=form.players[player].size + 1)
+    sums = np.bincount(form.terminal_seq[player], weights=weights, minlength=form.players[player].size + 1)
+    return cast("NDArray[np.float64]", sums)  # float with weights (numpy's hints say intp)
 
 
-def _best_response_pass(q, parent, legal, bounds, v):
+def _best_response_pass(q: NDArray[np.float64], parent: NDArray[np.int64], legal: NDArray[np.bool_],
+                        bounds: NDArray[np.int64], v: NDArray[np.float64]) -> None:
     """Deepest level first, rows in order: ``v(I) = max_{a legal} q(I, a)``, added to ``q[parent(I)]``."""
     width = legal.shape[1]
     for d in range(len(bounds) - 2, -1, -1):
@@ -228,8 +237,10 @@ def _best_response_pass(q, parent, legal, bounds, v):
             q[parent[r]] += best
 
 
-def _best_response_value(sigma_opp, opp_parent, seq_opp, chance, utility, seq_own, own_parent, legal,
-                         bounds, q, v):
+def _best_response_value(sigma_opp: NDArray[np.float64], opp_parent: NDArray[np.int64],
+                         seq_opp: NDArray[np.int64], chance: NDArray[np.float64], utility: NDArray[np.float64],
+                         seq_own: NDArray[np.int64], own_parent: NDArray[np.int64], legal: NDArray[np.bool_],
+                         bounds: NDArray[np.int64], q: NDArray[np.float64], v: NDArray[np.float64]) -> float:
     """Both passes and the terminals between them in one call; returns ``q[empty]``."""
     x = np.empty(sigma_opp.shape[0] * sigma_opp.shape[1] + 1)
     _plan(sigma_opp, opp_parent, x)
@@ -240,7 +251,7 @@ def _best_response_value(sigma_opp, opp_parent, seq_opp, chance, utility, seq_ow
     return q[len(q) - 1]
 
 
-def best_response_value(form, sigma_opp, player) -> float:
+def best_response_value(form: SequenceForm, sigma_opp: ArrayLike, player: int) -> float:
     """``max_{sigma'_i} u_i(sigma'_i, sigma_{-i})`` from the opponent's ``(rows, width)`` strategy,
     in the evaluation's order: ``pi_{-i}(z) = pi_c(z) x_{-i}[seq_{-i}(z)]``, then times ``u_i(z)``,
     added up per sequence in terminal order, then :func:`counterfactual_values` without ``sigma``."""

@@ -136,6 +136,8 @@ def test_ranking_and_reading_a_log_at_a_budget():
         log_a.row_at(-1, "nodes_touched")
     with pytest.raises(SolverError, match="column must be one of"):
         log_a.row_at(1, "exploitability")
+    with pytest.raises(SolverError, match="ranking: column='seconds' needs a budget"):
+        comparison.ranking(logs, "seconds")
 
 
 def test_bad_input_is_named():

@@ -9,19 +9,31 @@ saving to / loading from ``.npz`` so that a long run can stop and resume without
 from __future__ import annotations
 
 import json
+import os
 import signal
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..checks import check_iterations, check_seed, check_tolerance  # noqa: F401 (re-exported: their old home)
 from ..errors import SolverError
 from ..evaluation import exploitability
+from ..game import Game
+from ..strategy import Strategy
 
-class SolverRegistry(dict):
+PathLike = str | os.PathLike[str]
+Row = tuple[int, int, float, float]
+"""A :class:`ConvergenceLog` row: iteration, nodes touched, seconds, exploitability."""
+_S = TypeVar("_S", bound="Solver")
+
+
+class SolverRegistry(dict[str, type["Solver"]]):
     """The one list of cfrlib's solvers, from short name (``"cfr"``, ``"cfr+"``, ``"dcfr"``,
     ``"es"``, ...) to solver class, filled by :func:`register`. The command line offers exactly
     these names, and the tests run every entry."""
@@ -30,7 +42,7 @@ class SolverRegistry(dict):
 SOLVERS = SolverRegistry()
 
 
-def check_two_player_constant_sum(game):
+def check_two_player_constant_sum(game: Any) -> None:
     """Refuse games the CFR family cannot solve (the tree compiler checks the rest)."""
     if getattr(game, "num_players", 2) != 2:
         raise SolverError(f"{game.name} has {game.num_players} players; cfrlib solves two-player games")
@@ -45,23 +57,23 @@ class ConvergenceLog:
 
     columns = ("iteration", "nodes_touched", "seconds", "exploitability")
 
-    def __init__(self, name="", rows=()):
+    def __init__(self, name: str = "", rows: Iterable[Sequence[float]] = ()) -> None:
         self.name = name
-        self.rows = [tuple(r) for r in rows]
+        self.rows = [cast(Row, tuple(r)) for r in rows]
 
-    def append(self, iteration, nodes_touched, seconds, value):
+    def append(self, iteration: int, nodes_touched: int, seconds: float, value: float) -> None:
         self.rows.append((int(iteration), int(nodes_touched), float(seconds), float(value)))
 
-    def __getattr__(self, column):
+    def __getattr__(self, column: str) -> NDArray[Any]:
         if column in ConvergenceLog.columns:
             i = ConvergenceLog.columns.index(column)
             return np.array([r[i] for r in self.rows])
         raise AttributeError(column)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.rows)
 
-    def row_at(self, budget, column="nodes_touched") -> tuple:
+    def row_at(self, budget: float, column: str = "nodes_touched") -> Row:
         """The last row ``(iteration, nodes_touched, seconds, exploitability)`` whose ``column``
         is at most ``budget``: where the run stood when it had spent ``budget``."""
         if column not in ConvergenceLog.columns[:3]:
@@ -74,18 +86,18 @@ class ConvergenceLog:
                               f"(its first is at {first})")
         return self.rows[k]
 
-    def exploitability_at(self, budget, column="nodes_touched") -> float:
+    def exploitability_at(self, budget: float, column: str = "nodes_touched") -> float:
         """The exploitability the run had reached with at most ``budget`` of ``column``."""
         return self.row_at(budget, column)[3]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{column: list}`` plus the name, ready for JSON."""
-        out = {"name": self.name}
+        out: dict[str, Any] = {"name": self.name}
         out.update({c: [r[i] for r in self.rows] for i, c in enumerate(self.columns)})
         return out
 
     @classmethod
-    def from_dict(cls, data) -> "ConvergenceLog":
+    def from_dict(cls, data: Mapping[str, Any]) -> ConvergenceLog:
         """The log that :meth:`to_dict` describes."""
         try:
             return cls(data.get("name", ""), zip(*(data[c] for c in cls.columns), strict=True))
@@ -93,12 +105,12 @@ class ConvergenceLog:
             raise SolverError(f"not a convergence log: expected a name and the lists "
                               f"{list(cls.columns)} of equal length ({err})") from None
 
-    def save(self, path):
+    def save(self, path: PathLike) -> None:
         """Write the log as JSON (:meth:`to_dict`)."""
         Path(path).write_text(json.dumps(self.to_dict(), indent=1))
 
     @classmethod
-    def load(cls, path) -> "ConvergenceLog":
+    def load(cls, path: PathLike) -> ConvergenceLog:
         """Read a log written by :meth:`save`."""
         try:
             data = json.loads(Path(path).read_text())
@@ -106,10 +118,10 @@ class ConvergenceLog:
             raise SolverError(f"{path}: not valid JSON ({err.msg} at line {err.lineno})") from None
         return cls.from_dict(data)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         lines = [f"ConvergenceLog({self.name!r}, {len(self.rows)} points)"]
         lines.append(f"{'iteration':>10} {'nodes touched':>14} {'seconds':>9} {'exploitability':>15}")
-        shown = self.rows if len(self.rows) <= 8 else self.rows[:3] + [None] + self.rows[-4:]
+        shown: list[Row | None] = [*self.rows] if len(self.rows) <= 8 else [*self.rows[:3], None, *self.rows[-4:]]
         for r in shown:
             lines.append("       ..." if r is None else f"{r[0]:>10} {r[1]:>14,} {r[2]:>9.3f} {r[3]:>15.6g}")
         return "\n".join(lines)
@@ -132,7 +144,7 @@ class Solver:
     """How many iterations :meth:`iterate` hands to :meth:`_iterations` at once (Ctrl-C is
     honoured between batches)."""
 
-    def __init__(self, game):
+    def __init__(self, game: Game) -> None:
         check_two_player_constant_sum(game)
         self.game = game
         self.iterations = 0
@@ -140,34 +152,34 @@ class Solver:
         self.seconds = 0.0
 
     # ----------------------------------------------------------------- to implement
-    def _iteration(self):
+    def _iteration(self) -> None:
         """Run iteration number ``self.iterations + 1`` and add to ``self.nodes_touched``."""
         raise NotImplementedError
 
-    def _iterations(self, n):
+    def _iterations(self, n: int) -> None:
         """Run ``n`` iterations (a solver whose iterations are cheap does them in one call)."""
         for _ in range(n):
             self._iteration()
 
-    def average_strategy(self):
+    def average_strategy(self) -> Strategy:
         """The average strategy ``sigma-bar^T``, the one that converges to an equilibrium."""
         raise NotImplementedError
 
-    def current_strategy(self):
+    def current_strategy(self) -> Strategy:
         """The current strategy ``sigma^{T+1}`` that the next iteration will play."""
         raise NotImplementedError
 
-    def _params(self) -> dict:
+    def _params(self) -> dict[str, Any]:
         return {}
 
-    def _arrays(self) -> dict:
+    def _arrays(self) -> dict[str, NDArray[Any]]:
         raise NotImplementedError
 
-    def _restore(self, arrays: dict):
+    def _restore(self, arrays: dict[str, NDArray[Any]]) -> None:
         raise NotImplementedError
 
     # ------------------------------------------------------------------- shared
-    def iterate(self, iterations=1):
+    def iterate(self: _S, iterations: int = 1) -> _S:
         """Run ``iterations`` more iterations; returns the solver so calls can chain."""
         n = check_iterations(iterations)
         start = time.perf_counter()
@@ -186,8 +198,8 @@ class Solver:
         """Exploitability (NashConv / 2) of the average strategy."""
         return exploitability(self.game, self.average_strategy())
 
-    def run(self, iterations, eval_every=None, *, target_exploitability=None, progress=True,
-            log=None) -> ConvergenceLog:
+    def run(self, iterations: int, eval_every: int | None = None, *, target_exploitability: float | None = None,
+            progress: bool = True, log: ConvergenceLog | None = None) -> ConvergenceLog:
         """Iterate up to ``iterations`` more times, evaluating every ``eval_every`` iterations.
 
         Evaluations happen at iteration counts divisible by ``eval_every`` and at the end; the
@@ -227,7 +239,7 @@ class Solver:
                 bar.close()
         return log
 
-    def save(self, path):
+    def save(self, path: PathLike) -> None:
         """Write the solver's whole state to ``path`` (``.npz``) so that :meth:`load` can resume it."""
         meta = {"solver": type(self).__name__, "game": self.game.name, "params": self._params(),
                 "iterations": self.iterations, "nodes_touched": self.nodes_touched,
@@ -235,11 +247,11 @@ class Solver:
         rng = getattr(self, "rng", None)
         if rng is not None:
             meta["rng"] = rng.bit_generator.state
-        arrays = {f"state_{k}": v for k, v in self._arrays().items()}
+        arrays: dict[str, Any] = {f"state_{k}": v for k, v in self._arrays().items()}
         np.savez_compressed(path, meta=np.array(json.dumps(meta)), **arrays)
 
     @classmethod
-    def load(cls, path, game):
+    def load(cls: type[_S], path: PathLike, game: Game) -> _S:
         """Rebuild a solver saved by :meth:`save` for ``game`` and restore its state."""
         path = Path(path)
         try:
@@ -258,16 +270,19 @@ class Solver:
         solver.iterations, solver.nodes_touched = meta["iterations"], meta["nodes_touched"]
         solver.seconds = meta["seconds"]
         if "rng" in meta:
-            solver.rng.bit_generator.state = meta["rng"]
+            getattr(solver, "rng").bit_generator.state = meta["rng"]  # sampled solvers only
         return solver
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<{type(self).__name__} on {self.game.name}: {self.iterations} iterations>"
 
 
-def register(short_name):
+_K = TypeVar("_K", bound=type[Solver])
+
+
+def register(short_name: str) -> Callable[[_K], _K]:
     """Class decorator: list a solver class in :data:`SOLVERS` under ``short_name``."""
-    def decorate(klass):
+    def decorate(klass: _K) -> _K:
         if short_name in SOLVERS:
             raise ValueError(f"two solvers registered as {short_name!r}")
         klass.short_name = short_name
@@ -276,7 +291,7 @@ def register(short_name):
     return decorate
 
 
-def solver_class(short_name: str) -> type:
+def solver_class(short_name: str) -> type[Solver]:
     """The solver class registered as ``short_name``, or a :class:`SolverError` naming the
     registered ones."""
     try:
@@ -286,17 +301,17 @@ def solver_class(short_name: str) -> type:
                           f"{', '.join(SOLVERS)}") from None
 
 
-def _subclasses(klass):
+def _subclasses(klass: type[Solver]) -> Iterator[type[Solver]]:
     for sub in klass.__subclasses__():
         yield sub
         yield from _subclasses(sub)
 
 
 @contextmanager
-def _deferred_interrupt():
+def _deferred_interrupt() -> Iterator[list[object]]:
     """Turn Ctrl-C into a flag (a non-empty list) checked between iterations, then re-raise it
     once the block ends, so that an iteration is never half applied."""
-    caught = []
+    caught: list[object] = []
     if threading.current_thread() is not threading.main_thread():
         yield caught
         return
@@ -309,7 +324,7 @@ def _deferred_interrupt():
         raise KeyboardInterrupt
 
 
-def _progress_bar(total, name):
+def _progress_bar(total: int, name: str) -> Any:
     from tqdm.auto import tqdm
 
     return tqdm(total=total, desc=name, unit="it", leave=False)

@@ -76,16 +76,21 @@ Conventions (those of OpenSpiel 2.0.2, whose published numbers the tests reprodu
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import Any, NamedTuple, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .. import sequence_form as sf
 from ..errors import SolverError
 from ..evaluation import profile_nash_conv
+from ..game import Game
+from ..sequence_form import SequenceForm
 from ..strategy import Strategy
+from ..tree import Tree
 from .base import Solver, register
-from .regret_minimizers import (Hedge, RegretMatching, _check_exponent, _discount,  # noqa: F401
+from .regret_minimizers import (Hedge, RegretMatching, RegretMinimizer, _check_exponent, _discount,  # noqa: F401
                                 minimizer_from)
 
 
@@ -94,14 +99,14 @@ class Cuts(NamedTuple):
     where the cut is tested, each player's last flat sequence before them, ``pi_c`` there, and how
     many nodes have that node as their deepest tested strict ancestor (what a cut there saves)."""
 
-    nodes: np.ndarray
-    seq0: np.ndarray
-    seq1: np.ndarray
-    chance: np.ndarray
-    below: np.ndarray
+    nodes: NDArray[np.intp]
+    seq0: NDArray[np.int64]
+    seq1: NDArray[np.int64]
+    chance: NDArray[np.float64]
+    below: NDArray[np.intp]
 
 
-def _cuts(tree, form, updating) -> Cuts:
+def _cuts(tree: Tree, form: SequenceForm, updating: int | None) -> Cuts:
     """The :class:`Cuts` of a pass updating player 0 or 1 (alternating) or both (``None``)."""
     player = tree.player.astype(np.int64)
     tested = player == updating if updating is not None else player >= 0
@@ -122,7 +127,7 @@ def _cuts(tree, form, updating) -> Cuts:
     return Cuts(nodes, last_seq[0][nodes], last_seq[1][nodes], tree.chance_reach[nodes], below[nodes])
 
 
-def _check_flag(name, value):
+def _check_flag(name: str, value: object) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise SolverError(f"{name} must be True or False, got {value!r}")
     return bool(value)
@@ -145,10 +150,11 @@ class FullWidthCFR(Solver):
     """
 
     name = "CFR engine"
-    _param_names = ("alpha", "beta", "gamma", "predictive", "alternating", "count_pruned")
+    _param_names: tuple[str, ...] = ("alpha", "beta", "gamma", "predictive", "alternating", "count_pruned")
 
-    def __init__(self, game, alpha=math.inf, beta=math.inf, gamma=0.0, *, predictive=False,
-                 alternating=True, count_pruned=False, pruning=None, regret_minimizer=None):
+    def __init__(self, game: Game, alpha: float = math.inf, beta: float = math.inf, gamma: float = 0.0, *,
+                 predictive: bool = False, alternating: bool = True, count_pruned: bool = False,
+                 pruning: bool | None = None, regret_minimizer: RegretMinimizer | str | None = None) -> None:
         super().__init__(game)
         self.alpha = _check_exponent("alpha", alpha, 0.0, math.inf, (math.inf,))
         self.beta = _check_exponent("beta", beta, -math.inf, math.inf, (math.inf, -math.inf))
@@ -160,7 +166,7 @@ class FullWidthCFR(Solver):
             self.count_pruned = _check_flag("pruning", pruning) or self.count_pruned
         self.tree = game.tree()
         if regret_minimizer is None:
-            self.regret_minimizer = RegretMatching(self.alpha, self.beta, self.predictive)
+            self.regret_minimizer: RegretMinimizer = RegretMatching(self.alpha, self.beta, self.predictive)
             self._custom_minimizer = False
         else:
             if (self.alpha, self.beta, self.predictive) != (math.inf, math.inf, False):
@@ -175,15 +181,15 @@ class FullWidthCFR(Solver):
         self._sigma = [b.uniform.copy() for b in blocks]
         self._reach = [np.ones(b.size + 1) for b in blocks]  # x_p, flat, empty sequence last
         self._reach_is_current = [False, False]
-        self._cuts = {}
+        self._cuts: dict[int | None, Cuts] = {}
 
     @property
-    def pruning(self):
+    def pruning(self) -> bool:
         """Deprecated name of :attr:`count_pruned`."""
         return self.count_pruned
 
     # ------------------------------------------------------------------- one iteration
-    def _iteration(self):
+    def _iteration(self) -> None:
         t = self.iterations + 1
         weight = self._average_weight(t)
         if self.alternating:
@@ -196,7 +202,7 @@ class FullWidthCFR(Solver):
             for i in (0, 1):
                 self._update(i, regrets[i], t)
 
-    def _average_weight(self, t):
+    def _average_weight(self, t: int) -> float:
         """``w_t = t^gamma``, or a clear error once the average's running sum, which grows like
         ``t^(gamma + 1)``, would overflow."""
         try:
@@ -208,14 +214,14 @@ class FullWidthCFR(Solver):
                               f"iteration {t}; use a smaller gamma")
         return weight
 
-    def _realization_plan(self, p):
+    def _realization_plan(self, p: int) -> NDArray[np.float64]:
         """``x_p`` of ``sigma^t`` (:func:`cfrlib.sequence_form.realization_plan`, cached)."""
         if not self._reach_is_current[p]:
             sf.realization_plan(self._form.players[p], self._sigma[p], out=self._reach[p])
             self._reach_is_current[p] = True
         return self._reach[p]
 
-    def _accumulate(self, i, weight):
+    def _accumulate(self, i: int, weight: float) -> NDArray[np.float64]:
         """Add ``w_t x_i`` to player ``i``'s average and return the instantaneous regret
         ``r^t(I, a) = q(I, a) - v(I)`` (:func:`cfrlib.sequence_form.counterfactual_values`)."""
         block = self._form.players[i]
@@ -237,7 +243,7 @@ class FullWidthCFR(Solver):
         self._sigma[i] = minimizer.strategy(self._regret[i], regret, t, self._form.players[i].mask)
         self._reach_is_current[i] = False
 
-    def _touched(self, updating):
+    def _touched(self, updating: int | None) -> int:
         """Nodes a recursive walk with the two-phase cut touches this pass (see the module docstring)."""
         if updating not in self._cuts:
             self._cuts[updating] = _cuts(self.tree, self._form, updating)
@@ -255,10 +261,10 @@ class FullWidthCFR(Solver):
         """``sigma^{T+1}``, the strategy the next iteration plays."""
         return Strategy(self.game, self._to_tree(self._sigma))
 
-    def _average_blocks(self):
+    def _average_blocks(self) -> list[NDArray[np.float64]]:
         """``sigma-bar^T(I, a) = sum_t w_t x_i^t[(I, a)] / sum_t w_t x_i^t[parent(I)]`` per block,
         uniform where ``I`` was never reached."""
-        probs = []
+        probs: list[NDArray[np.float64]] = []
         for block, total in zip(self._form.players, self._strategy_sum):
             norm = total.sum(axis=1, keepdims=True)
             probs.append(np.where(norm > 0.0, total / np.where(norm > 0.0, norm, 1.0), block.uniform))
@@ -273,28 +279,28 @@ class FullWidthCFR(Solver):
         """Exploitability of :meth:`average_strategy`, computed on the blocks directly."""
         return profile_nash_conv(self._form, self._average_blocks()) / 2.0
 
-    def cumulative_regret(self) -> np.ndarray:
+    def cumulative_regret(self) -> NDArray[np.float64]:
         """``R^T(I, a)`` as a ``num_infosets x max_actions`` array in the tree's infoset order."""
         return self._to_tree(self._regret)
 
-    def _to_tree(self, grids):
+    def _to_tree(self, grids: Sequence[NDArray[np.float64]]) -> NDArray[np.float64]:
         out = np.zeros(self.tree.action_mask.shape)
         for block, grid in zip(self._form.players, grids):
             block.to_tree(grid, out)
         return out
 
     # ---------------------------------------------------------------------- save / load
-    def _params(self):
+    def _params(self) -> dict[str, Any]:
         params = {name: getattr(self, name) for name in self._param_names}
         if self._custom_minimizer and "regret_minimizer" not in params and type(self) is FullWidthCFR:
             params["regret_minimizer"] = [type(self.regret_minimizer).__name__, self.regret_minimizer.params()]
         return params
 
-    def _arrays(self):
+    def _arrays(self) -> dict[str, NDArray[Any]]:
         return {"regret": self._to_tree(self._regret), "strategy_sum": self._to_tree(self._strategy_sum),
                 "current": self._to_tree(self._sigma)}
 
-    def _restore(self, arrays):
+    def _restore(self, arrays: dict[str, NDArray[Any]]) -> None:
         shape = self.tree.action_mask.shape
         for name in ("regret", "strategy_sum", "current"):
             if name not in arrays or arrays[name].shape != shape:
@@ -305,7 +311,7 @@ class FullWidthCFR(Solver):
             self._sigma[p] = block.rows_of(arrays["current"].astype(float))
         self._reach_is_current = [False, False]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         rule = (f"{self.regret_minimizer!r}" if self._custom_minimizer else
                 f"alpha={self.alpha:g}, beta={self.beta:g}{', predictive' if self.predictive else ''}")
         return (f"<{type(self).__name__}({rule}, gamma={self.gamma:g}, "
@@ -317,7 +323,7 @@ class FullWidthCFR(Solver):
 _AVERAGING = {"uniform": 0.0, "linear": 1.0, "quadratic": 2.0}
 
 
-def _averaging_power(averaging):
+def _averaging_power(averaging: str) -> float:
     if averaging not in _AVERAGING:
         raise SolverError(f"averaging must be one of {list(_AVERAGING)}, got {averaging!r}")
     return _AVERAGING[averaging]
@@ -331,7 +337,8 @@ class CFR(FullWidthCFR):
     name = "CFR"
     _param_names = ("alternating", "count_pruned")
 
-    def __init__(self, game, alternating=True, *, count_pruned=False, pruning=None):
+    def __init__(self, game: Game, alternating: bool = True, *, count_pruned: bool = False,
+                 pruning: bool | None = None) -> None:
         super().__init__(game, math.inf, math.inf, 0.0, alternating=alternating,
                          count_pruned=count_pruned, pruning=pruning)
 
@@ -344,7 +351,8 @@ class CFRPlus(FullWidthCFR):
     name = "CFR+"
     _param_names = ("averaging", "alternating", "count_pruned")
 
-    def __init__(self, game, averaging="linear", *, alternating=True, count_pruned=False, pruning=None):
+    def __init__(self, game: Game, averaging: str = "linear", *, alternating: bool = True, count_pruned: bool = False,
+                 pruning: bool | None = None) -> None:
         super().__init__(game, math.inf, -math.inf, _averaging_power(averaging),
                          alternating=alternating, count_pruned=count_pruned, pruning=pruning)
         self.averaging = averaging
@@ -358,7 +366,8 @@ class LinearCFR(FullWidthCFR):
     name = "Linear CFR"
     _param_names = ("alternating", "count_pruned")
 
-    def __init__(self, game, alternating=True, *, count_pruned=False, pruning=None):
+    def __init__(self, game: Game, alternating: bool = True, *, count_pruned: bool = False,
+                 pruning: bool | None = None) -> None:
         super().__init__(game, 1.0, 1.0, 1.0, alternating=alternating, count_pruned=count_pruned,
                          pruning=pruning)
 
@@ -370,8 +379,8 @@ class DCFR(FullWidthCFR):
     name = "DCFR"
     _param_names = ("alpha", "beta", "gamma", "alternating", "count_pruned")
 
-    def __init__(self, game, alpha=1.5, beta=0.0, gamma=2.0, alternating=True, *, count_pruned=False,
-                 pruning=None):
+    def __init__(self, game: Game, alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0,
+                 alternating: bool = True, *, count_pruned: bool = False, pruning: bool | None = None) -> None:
         super().__init__(game, alpha, beta, gamma, alternating=alternating, count_pruned=count_pruned,
                          pruning=pruning)
 
@@ -385,7 +394,8 @@ class PredictiveCFRPlus(FullWidthCFR):
     name = "PCFR+"
     _param_names = ("averaging", "alternating", "count_pruned")
 
-    def __init__(self, game, averaging="quadratic", *, alternating=True, count_pruned=False, pruning=None):
+    def __init__(self, game: Game, averaging: str = "quadratic", *, alternating: bool = True,
+                 count_pruned: bool = False, pruning: bool | None = None) -> None:
         super().__init__(game, math.inf, -math.inf, _averaging_power(averaging), predictive=True,
                          alternating=alternating, count_pruned=count_pruned, pruning=pruning)
         self.averaging = averaging
@@ -403,7 +413,8 @@ class HedgeCFR(FullWidthCFR):
     name = "Hedge-CFR"
     _param_names = ("payoff_range", "alternating", "count_pruned")
 
-    def __init__(self, game, payoff_range=None, *, alternating=True, count_pruned=False, pruning=None):
+    def __init__(self, game: Game, payoff_range: float | None = None, *, alternating: bool = True,
+                 count_pruned: bool = False, pruning: bool | None = None) -> None:
         super().__init__(game, alternating=alternating, count_pruned=count_pruned, pruning=pruning,
                          regret_minimizer=Hedge(payoff_range))
-        self.payoff_range = self.regret_minimizer.payoff_range
+        self.payoff_range = cast(Hedge, self.regret_minimizer).payoff_range  # filled in from the game

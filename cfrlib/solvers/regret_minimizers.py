@@ -20,13 +20,19 @@ CFR, CFR+, Linear CFR, DCFR and PCFR+ are :class:`RegretMatching` with different
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from typing import Any, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..errors import SolverError
+from ..tree import Tree
+
+FloatArray = NDArray[np.float64]
 
 
-def _check_exponent(name, value, low, high, allow_inf):
+def _check_exponent(name: str, value: object, low: float, high: float, allow_inf: tuple[float, ...]) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise SolverError(f"{name} must be a number, got {value!r}")
     value = float(value)
@@ -53,21 +59,21 @@ class RegretMinimizer:
 
     name = "regret minimizer"
 
-    def update(self, R, r, t):
+    def update(self, R: FloatArray, r: FloatArray, t: int) -> None:
         """``R^t = R^{t-1} + r^t``, in place."""
         R += r
 
-    def strategy(self, R, r, t, mask):
+    def strategy(self, R: FloatArray, r: FloatArray, t: int, mask: FloatArray) -> FloatArray:
         raise NotImplementedError
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         return {}
 
-    def for_game(self, tree) -> "RegretMinimizer":
+    def for_game(self, tree: Tree) -> RegretMinimizer:
         """The minimizer to run on ``tree`` (itself, unless it reads a constant from the game)."""
         return self
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
         return f"{type(self).__name__}({args})"
 
@@ -85,14 +91,14 @@ class RegretMatching(RegretMinimizer):
 
     name = "regret matching"
 
-    def __init__(self, alpha=math.inf, beta=math.inf, predictive=False):
+    def __init__(self, alpha: float = math.inf, beta: float = math.inf, predictive: bool = False) -> None:
         self.alpha = _check_exponent("alpha", alpha, 0.0, math.inf, (math.inf,))
         self.beta = _check_exponent("beta", beta, -math.inf, math.inf, (math.inf, -math.inf))
         if not isinstance(predictive, (bool, np.bool_)):
             raise SolverError(f"predictive must be True or False, got {predictive!r}")
         self.predictive = bool(predictive)
 
-    def update(self, R, r, t):
+    def update(self, R: FloatArray, r: FloatArray, t: int) -> None:
         R += r
         positive, negative = _discount(t, self.alpha), _discount(t, self.beta)
         if positive == 1.0 and negative == 0.0:
@@ -103,7 +109,7 @@ class RegretMatching(RegretMinimizer):
         else:
             R *= np.where(R >= 0.0, positive, negative)
 
-    def strategy(self, R, r, t, mask):
+    def strategy(self, R: FloatArray, r: FloatArray, t: int, mask: FloatArray) -> FloatArray:
         positive = np.maximum(R + r if self.predictive else R, 0.0)
         total = positive.sum(axis=1)
         none = total <= 0.0
@@ -113,7 +119,7 @@ class RegretMatching(RegretMinimizer):
         positive /= total[:, None]
         return positive
 
-    def params(self):
+    def params(self) -> dict[str, Any]:
         return {"alpha": self.alpha, "beta": self.beta, "predictive": self.predictive}
 
 
@@ -122,10 +128,10 @@ class RegretMatchingPlus(RegretMatching):
 
     name = "RM+"
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(math.inf, -math.inf)
 
-    def params(self):
+    def params(self) -> dict[str, Any]:
         return {}
 
 
@@ -135,10 +141,10 @@ class PredictiveRegretMatchingPlus(RegretMatching):
 
     name = "predictive RM+"
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(math.inf, -math.inf, predictive=True)
 
-    def params(self):
+    def params(self) -> dict[str, Any]:
         return {}
 
 
@@ -156,25 +162,26 @@ class Hedge(RegretMinimizer):
 
     name = "Hedge"
 
-    def __init__(self, payoff_range=None):
+    def __init__(self, payoff_range: float | None = None) -> None:
         if payoff_range is not None and (
                 isinstance(payoff_range, bool) or not isinstance(payoff_range, (int, float, np.integer, np.floating))
                 or not math.isfinite(payoff_range) or payoff_range <= 0):
             raise SolverError(f"payoff_range must be a positive number or None, got {payoff_range!r}")
         self.payoff_range = None if payoff_range is None else float(payoff_range)
 
-    def for_game(self, tree):
+    def for_game(self, tree: Tree) -> Hedge:
         """This minimizer with ``payoff_range`` filled in from ``tree`` when it was left None."""
         if self.payoff_range is not None:
             return self
         span = float(tree.terminal_payoff.max() - tree.terminal_payoff.min())
         return Hedge(span if span > 0 else 1.0)
 
-    def learning_rate(self, t, mask):
+    def learning_rate(self, t: int, mask: FloatArray) -> FloatArray:
         """``eta_t(I) = sqrt(8 ln|A(I)| / t) / payoff_range`` for every row."""
-        return np.sqrt(8.0 * np.log(mask.sum(axis=1)) / t) / self.payoff_range
+        payoff_range = cast(float, self.payoff_range)  # set by for_game before any iteration
+        return np.sqrt(8.0 * np.log(mask.sum(axis=1)) / t) / payoff_range
 
-    def strategy(self, R, r, t, mask):
+    def strategy(self, R: FloatArray, r: FloatArray, t: int, mask: FloatArray) -> FloatArray:
         legal = mask > 0.0
         top = np.where(legal, R, -np.inf).max(axis=1, keepdims=True)
         # exp(eta (R - max R)): the same ratios as exp(eta R), without overflow
@@ -183,16 +190,16 @@ class Hedge(RegretMinimizer):
         weights /= weights.sum(axis=1, keepdims=True)
         return weights
 
-    def params(self):
+    def params(self) -> dict[str, Any]:
         return {"payoff_range": self.payoff_range}
 
 
-MINIMIZERS = {"rm": RegretMatching, "rm+": RegretMatchingPlus, "prm+": PredictiveRegretMatchingPlus,
-              "hedge": Hedge}
+MINIMIZERS: dict[str, type[RegretMinimizer]] = {
+    "rm": RegretMatching, "rm+": RegretMatchingPlus, "prm+": PredictiveRegretMatchingPlus, "hedge": Hedge}
 """Short names accepted by ``FullWidthCFR(regret_minimizer=...)``."""
 
 
-def minimizer_from(spec) -> RegretMinimizer:
+def minimizer_from(spec: object) -> RegretMinimizer:
     """A :class:`RegretMinimizer` from an instance, a short name of :data:`MINIMIZERS`, or the
     ``[class name, params]`` pair that a saved solver holds."""
     if isinstance(spec, RegretMinimizer):
@@ -211,7 +218,7 @@ def minimizer_from(spec) -> RegretMinimizer:
                       f"or a [class name, params] pair, got {spec!r}")
 
 
-def _subclasses(klass):
+def _subclasses(klass: type[RegretMinimizer]) -> Iterator[type[RegretMinimizer]]:
     for sub in klass.__subclasses__():
         yield sub
         yield from _subclasses(sub)

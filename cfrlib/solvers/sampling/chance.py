@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from ...errors import SolverError
-from ...textbook.sampling import chance_sampling_cfr
+from ...game import Game
+from ...textbook.sampling import InfosetTable, chance_sampling_cfr
 from ..base import register
 from .common import SamplingSolver
+from .tables import TreeTables
 
 
 @register("cs")
@@ -29,20 +35,21 @@ class ChanceSamplingCFR(SamplingSolver):
 
     name = "chance-sampling CFR"
 
-    def __init__(self, game, *positional, seed=0, backend="auto", alternating=True):
+    def __init__(self, game: Game, *positional: object, seed: int = 0, backend: str = "auto",
+                 alternating: bool = True) -> None:
         if not isinstance(alternating, bool):
             raise SolverError(f"alternating must be True or False, got {alternating!r}")
         self.alternating = alternating
-        self._schedule = ((0,), (1,)) if alternating else ((0, 1),)
+        self._schedule: tuple[tuple[int, ...], ...] = ((0,), (1,)) if alternating else ((0, 1),)
         super().__init__(game, *positional, seed=seed, backend=backend)
 
-    def _params(self) -> dict:
+    def _params(self) -> dict[str, Any]:
         return {**super()._params(), "alternating": self.alternating}
 
-    def _traverse_states(self, table, rng):
+    def _traverse_states(self, table: InfosetTable, rng: np.random.Generator) -> None:
         for players in self._schedule:
             chance_sampling_cfr(self.game.initial_state(), players, (1.0, 1.0), table, rng)
 
-    def _tree_iterations(self, t, n):
+    def _tree_iterations(self, t: TreeTables, n: int) -> int:
         return t.walks.chance_sampling(t.flat, n, self.alternating, t.regret, t.strategy_sum,
                                        t.sigma, self.rng, t.pending, t.count)

@@ -21,11 +21,17 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import accumulate
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
+from ...checks import check_seed
 from ...errors import SolverError
-from ..base import Solver, check_seed
+from ...game import Game
+from ...strategy import Strategy
+from ...textbook.sampling import InfosetTable
+from ..base import Solver
 from .tables import StateTables, TableStrategy, TreeTables, UniformStream
 
 __all__ = ["SamplingSolver", "TableStrategy", "UniformStream", "choose_backend",
@@ -38,7 +44,7 @@ one six-sided die each has 294,883 and compiles in about a second; much larger t
 minutes and gigabytes)."""
 
 
-def estimate_num_nodes(game, width=1024, seed=0) -> float:
+def estimate_num_nodes(game: Game, width: int = 1024, seed: int = 0) -> float:
     """An unbiased estimate of the number of histories, level by level (Knuth's estimator with
     resampling): ``width`` sampled nodes stand for the level they come from; the number of
     children of the level is the sum of their branching factors times the number of nodes
@@ -60,7 +66,7 @@ def estimate_num_nodes(game, width=1024, seed=0) -> float:
     return total
 
 
-def choose_backend(game, backend) -> str:
+def choose_backend(game: Game, backend: str) -> str:
     """``"tree"`` or ``"states"``: ``"auto"`` compiles the game when it is already compiled or
     estimated (``estimate_num_nodes``) to have at most ``MAX_TREE_NODES`` histories."""
     if backend not in BACKENDS:
@@ -85,7 +91,7 @@ class SamplingSolver(Solver):
 
     sampled = True
 
-    def __init__(self, game, *positional, seed=0, backend="auto"):
+    def __init__(self, game: Game, *positional: object, seed: int = 0, backend: str = "auto") -> None:
         if positional:
             raise SolverError(f"{type(self).__name__} takes its options by keyword only "
                               f"(seed=, backend=, ...), got the positional {positional!r}")
@@ -94,23 +100,31 @@ class SamplingSolver(Solver):
         self.rng = np.random.default_rng(self.seed)
         self.backend = choose_backend(game, backend)
         if self.backend == "tree":
-            self.tables = TreeTables(game, self.rng)
+            self.tables: TreeTables | StateTables = TreeTables(game, self.rng)
         else:
             self.tables = StateTables(game, self.rng,
                                       lambda: choose_backend(game, "auto") == "tree")
         self.batch = self.tables.batch
 
-    def _iterations(self, n):
+    def _tree_iterations(self, t: TreeTables, n: int) -> int:
+        """``n`` iterations with the compiled walk on ``t``; returns the nodes touched."""
+        raise NotImplementedError
+
+    def _traverse_states(self, table: InfosetTable, rng: np.random.Generator) -> None:
+        """One iteration with the textbook recursions, counting in ``table``."""
+        raise NotImplementedError
+
+    def _iterations(self, n: int) -> None:
         self.nodes_touched += self.tables.run(self, n)
 
     # ------------------------------------------------------------------ strategies
-    def average_strategy(self):
+    def average_strategy(self) -> Strategy:
         """``sigma-bar(I, a) = S(I, a) / sum_b S(I, b)`` (uniform where ``S`` is still zero), a
         ``cfrlib.Strategy`` (a ``TableStrategy`` of the infosets met when the game is too large
         to compile)."""
         return self.tables.average_strategy()
 
-    def current_strategy(self):
+    def current_strategy(self) -> Strategy:
         """``sigma^{T+1}``: regret matching on the cumulative regrets (same types as
         ``average_strategy``)."""
         return self.tables.current_strategy()
@@ -125,35 +139,37 @@ class SamplingSolver(Solver):
 
     # ------------------------------------------------------- the tables, read directly
     @property
-    def table(self):
+    def table(self) -> InfosetTable:
         """The ``InfosetTable`` of the states backend (infosets met so far)."""
         if self.backend != "states":
             raise SolverError("only the states backend has an InfosetTable; with the tree backend "
                               "read solver.regret and solver.strategy_sum")
+        assert isinstance(self.tables, StateTables)
         return self.tables.table
 
     @property
-    def regret(self) -> list:
+    def regret(self) -> list[list[float]]:
         """``R^T(I, a)`` of the tree backend, one list per infoset in the tree's order."""
         return self._rows("regret")
 
     @property
-    def strategy_sum(self) -> list:
+    def strategy_sum(self) -> list[list[float]]:
         """``S(I, a)`` of the tree backend, one list per infoset in the tree's order."""
         return self._rows("strategy_sum")
 
-    def _rows(self, field):
+    def _rows(self, field: str) -> list[list[float]]:
         if self.backend != "tree":
             raise SolverError(f"solver.{field} is the tree backend's; with the states backend "
                               "read solver.table")
+        assert isinstance(self.tables, TreeTables)
         return self.tables.rows(getattr(self.tables, field))
 
     # --------------------------------------------------------------- save / resume
-    def _params(self) -> dict:
+    def _params(self) -> dict[str, Any]:
         return {"seed": self.seed, "backend": self.backend}
 
-    def _arrays(self) -> dict:
+    def _arrays(self) -> dict[str, NDArray[Any]]:
         return self.tables.arrays()
 
-    def _restore(self, arrays):
+    def _restore(self, arrays: dict[str, NDArray[Any]]) -> None:
         self.tables.restore(arrays)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from ...textbook.sampling import external_sampling
+import numpy as np
+
+from ...textbook.sampling import InfosetTable, external_sampling
 from ..base import register
 from .common import SamplingSolver
+from .tables import TreeTables
 
 
 @register("es")
@@ -28,10 +31,10 @@ class ExternalSamplingMCCFR(SamplingSolver):
 
     name = "external-sampling MCCFR"
 
-    def _traverse_states(self, table, rng):
+    def _traverse_states(self, table: InfosetTable, rng: np.random.Generator) -> None:
         for i in (0, 1):
             external_sampling(self.game.initial_state(), i, table, rng)
 
-    def _tree_iterations(self, t, n):
+    def _tree_iterations(self, t: TreeTables, n: int) -> int:
         return t.walks.external_sampling(t.flat, n, t.regret, t.strategy_sum, t.sigma,
                                          self.rng, t.pending, t.count)

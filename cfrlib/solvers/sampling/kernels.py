@@ -31,13 +31,15 @@ import numba
 import numpy as np
 from numba import njit
 from numba.misc.appdirs import AppDirs
+from numpy.typing import NDArray
 
 from ...game import CHANCE, TERMINAL
+from ...tree import Tree
 
-_CACHE: WeakKeyDictionary = WeakKeyDictionary()
+_CACHE: WeakKeyDictionary[Tree, KernelTree] = WeakKeyDictionary()
 
 
-def _writable(folder) -> bool:
+def _writable(folder: str | os.PathLike[str]) -> bool:
     try:
         os.makedirs(folder, exist_ok=True)
         tempfile.TemporaryFile(dir=folder).close()
@@ -51,7 +53,7 @@ def cache_fallback() -> str | None:
     to the source (``__pycache__``), else into the user's cache directory, and refuses to load
     a ``cache=True`` function when both are read-only; then (and unless ``NUMBA_CACHE_DIR`` says
     otherwise) this module points numba at a folder of the temporary directory."""
-    if numba.config.CACHE_DIR or _writable(Path(__file__).parent / "__pycache__"):
+    if numba.config.CACHE_DIR or _writable(Path(__file__).parent / "__pycache__"):  # type: ignore[attr-defined]
         return None
     if _writable(AppDirs(appname="numba", appauthor=False).user_cache_dir):
         return None
@@ -59,7 +61,7 @@ def cache_fallback() -> str | None:
 
 
 if (_FALLBACK := cache_fallback()) is not None:
-    numba.config.CACHE_DIR = _FALLBACK
+    numba.config.CACHE_DIR = _FALLBACK  # type: ignore[attr-defined]
 
 
 class KernelTree(NamedTuple):
@@ -70,19 +72,19 @@ class KernelTree(NamedTuple):
     uniform beyond a rounded-down total). Per infoset: ``num_actions``. ``depth``: the number of
     levels."""
 
-    player: np.ndarray
-    infoset: np.ndarray
-    first_child: np.ndarray
-    num_children: np.ndarray
-    utility: np.ndarray
-    chance_prob: np.ndarray
-    chance_cum: np.ndarray
-    chance_last: np.ndarray
-    num_actions: np.ndarray
+    player: NDArray[np.int64]
+    infoset: NDArray[np.int64]
+    first_child: NDArray[np.int64]
+    num_children: NDArray[np.int64]
+    utility: NDArray[np.float64]
+    chance_prob: NDArray[np.float64]
+    chance_cum: NDArray[np.float64]
+    chance_last: NDArray[np.int64]
+    num_actions: NDArray[np.int64]
     depth: int
 
 
-def kernel_tree(tree) -> KernelTree:
+def kernel_tree(tree: Tree) -> KernelTree:
     """The ``KernelTree`` of ``tree``, built once and cached while the tree lives."""
     found = _CACHE.get(tree)
     if found is None:

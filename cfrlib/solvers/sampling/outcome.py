@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from numbers import Real
+from typing import Any
+
+import numpy as np
 
 from ...errors import SolverError
-from ...textbook.sampling import outcome_sampling
+from ...game import Game
+from ...textbook.sampling import InfosetTable, outcome_sampling
 from ..base import register
 from .common import SamplingSolver
+from .tables import TreeTables
 
 
 @register("os")
@@ -32,19 +37,21 @@ class OutcomeSamplingMCCFR(SamplingSolver):
 
     name = "outcome-sampling MCCFR"
 
-    def __init__(self, game, *positional, seed=0, backend="auto", epsilon=0.6):
-        if isinstance(epsilon, bool) or not isinstance(epsilon, Real) or not 0.0 < epsilon <= 1.0:
+    def __init__(self, game: Game, *positional: object, seed: int = 0, backend: str = "auto",
+                 epsilon: float = 0.6) -> None:
+        value: object = epsilon  # checked whatever the caller passed
+        if isinstance(value, bool) or not isinstance(value, Real) or not 0.0 < float(value) <= 1.0:
             raise SolverError(f"epsilon must be a number in (0, 1], got {epsilon!r}")
-        self.epsilon = float(epsilon)
+        self.epsilon = float(value)
         super().__init__(game, *positional, seed=seed, backend=backend)
 
-    def _params(self) -> dict:
+    def _params(self) -> dict[str, Any]:
         return {**super()._params(), "epsilon": self.epsilon}
 
-    def _traverse_states(self, table, rng):
+    def _traverse_states(self, table: InfosetTable, rng: np.random.Generator) -> None:
         for i in (0, 1):
             outcome_sampling(self.game.initial_state(), i, 1.0, 1.0, table, rng, self.epsilon)
 
-    def _tree_iterations(self, t, n):
+    def _tree_iterations(self, t: TreeTables, n: int) -> int:
         return t.walks.outcome_sampling(t.flat, n, self.epsilon, t.regret, t.strategy_sum,
                                         t.sigma, self.rng, t.pending, t.count)

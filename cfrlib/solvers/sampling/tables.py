@@ -18,13 +18,23 @@ state backend return a :class:`TableStrategy`, the ``Strategy`` of the infosets 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cached_property
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ...errors import SolverError, StrategyError
-from ...strategy import Strategy
+from ...game import Game
+from ...strategy import InfosetKey, Strategy
 from ...textbook.sampling import InfosetNode, InfosetTable, regret_matching
+from ...tree import Tree
+
+if TYPE_CHECKING:
+    from .common import SamplingSolver
+
+Distribution = dict[str, float]
 
 
 class TableStrategy(Strategy):
@@ -43,30 +53,32 @@ class TableStrategy(Strategy):
     would first try to compile the game).
     """
 
-    def __init__(self, game, rows):
+    def __init__(self, game: Game, rows: Mapping[tuple[int, str], Distribution]) -> None:
         self.game = game
         self._rows = rows                      # {(player, key): {action: probability}}
-        self._players = {}                     # key -> the players with an infoset of that name
+        self._players: dict[str, list[int]] = {}  # key -> the players with an infoset of that name
         for p, key in rows:
             self._players.setdefault(key, []).append(p)
 
     @property
-    def tree(self):
+    def tree(self) -> Tree:  # type: ignore[override]  # Strategy.tree, refused: the game does not compile
         raise StrategyError(f"{self.game.name} is too large to compile: this strategy holds only "
                             f"the {len(self._rows):,} infosets met; evaluate it by playing games "
                             "(cfrlib.play_games, head_to_head)")
 
-    _probs = tree
+    _probs = tree  # type: ignore[assignment]  # refused alike
 
-    def player(self, p: int) -> dict:
+    def player(self, p: int) -> dict[str, Distribution]:
         """Player ``p``'s part over the infosets met: ``{infoset key: {action: probability}}``."""
         return {key: dict(dist) for (q, key), dist in self._rows.items() if q == p}
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: InfosetKey) -> Distribution:
         if isinstance(key, tuple) and len(key) == 2 and key[0] in (0, 1):
             if key in self._rows:
                 return dict(self._rows[key])
             raise KeyError(f"player {key[0]}'s infoset {key[1]!r} was not met")
+        if not isinstance(key, str):
+            raise KeyError(f"the infoset {key!r} was not met")
         players = self._players.get(key, ())
         if len(players) == 1:
             return dict(self._rows[(players[0], key)])
@@ -74,19 +86,19 @@ class TableStrategy(Strategy):
             raise KeyError(f"both players have an infoset {key!r}; use a (player, key) pair")
         raise KeyError(f"the infoset {key!r} was not met")
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return (key for _, key in self._rows)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._rows)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return (isinstance(other, TableStrategy) and other.game.name == self.game.name
                 and other._rows == self._rows)
 
     __hash__ = None
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<TableStrategy for {self.game.name}: {len(self._rows)} infosets met>"
 
 
@@ -94,7 +106,7 @@ class TreeTables:
     """Regrets, average-strategy sums and current strategy as arrays in the compiled tree's
     infoset order; ``pending``/``count`` hold draws restored from a save file (next draw last)."""
 
-    def __init__(self, game, rng):
+    def __init__(self, game: Game, rng: np.random.Generator) -> None:
         from . import kernels   # numba is imported (about 0.6 s) when a compiled walk is wanted
 
         self.game, self.rng = game, rng
@@ -113,7 +125,7 @@ class TreeTables:
 
     compilable = True
 
-    def run(self, solver, n) -> int:
+    def run(self, solver: SamplingSolver, n: int) -> int:
         return int(solver._tree_iterations(self, n))
 
     def average_strategy(self) -> Strategy:
@@ -122,11 +134,11 @@ class TreeTables:
     def current_strategy(self) -> Strategy:
         return Strategy(self.game, self.sigma)
 
-    def arrays(self) -> dict:
+    def arrays(self) -> dict[str, NDArray[Any]]:
         return {"uniforms": self.pending[:self.count[0]].copy(), "regret": self.regret.copy(),
                 "strategy_sum": self.strategy_sum.copy()}
 
-    def restore(self, arrays):
+    def restore(self, arrays: Mapping[str, NDArray[Any]]) -> None:
         shape = self.regret.shape
         if arrays["regret"].shape != shape or arrays["strategy_sum"].shape != shape:
             raise SolverError(f"saved tables have shape {arrays['regret'].shape}, "
@@ -138,7 +150,7 @@ class TreeTables:
         self.pending = np.array(arrays["uniforms"], dtype=float)
         self.count[0] = len(self.pending)
 
-    def rows(self, table) -> list:
+    def rows(self, table: NDArray[np.float64]) -> list[list[float]]:
         """``table`` (``regret`` or ``strategy_sum``) as one list per infoset, legal actions only."""
         return [row[:k] for row, k in zip(table.tolist(), self.tree.infoset_num_actions.tolist())]
 
@@ -153,16 +165,16 @@ class UniformStream:
 
     block = 512
 
-    def __init__(self, rng):
+    def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
-        self.buffer = []
+        self.buffer: list[float] = []
 
     def random(self) -> float:
         if not self.buffer:
             self.refill()
         return self.buffer.pop()
 
-    def refill(self):
+    def refill(self) -> None:
         self.buffer.extend(self.rng.random(self.block)[::-1].tolist())
 
 
@@ -173,7 +185,7 @@ class StateTables:
 
     batch = 1
 
-    def __init__(self, game, rng, compilable):
+    def __init__(self, game: Game, rng: np.random.Generator, compilable: Callable[[], bool]) -> None:
         self.game = game
         self.table = InfosetTable()
         self.uniforms = UniformStream(rng)
@@ -183,13 +195,14 @@ class StateTables:
     def compilable(self) -> bool:
         return self._compilable()
 
-    def run(self, solver, n) -> int:
+    def run(self, solver: SamplingSolver, n: int) -> int:
         before = self.table.nodes_touched
+        uniforms = cast(np.random.Generator, self.uniforms)  # the recursions call only .random()
         for _ in range(n):
-            solver._traverse_states(self.table, self.uniforms)
+            solver._traverse_states(self.table, uniforms)
         return self.table.nodes_touched - before
 
-    def average_strategy(self):
+    def average_strategy(self) -> Strategy:
         """With a compilable game, the arithmetic of ``TreeTables`` on the same padded sums
         (infosets not met have ``S = 0``, hence uniform), so both backends agree bit for bit."""
         if not self.compilable:
@@ -198,7 +211,7 @@ class StateTables:
         tree = self.game.tree()
         return Strategy(self.game, _normalise(self._padded(tree, "strategy_sum"), tree.action_mask))
 
-    def current_strategy(self):
+    def current_strategy(self) -> Strategy:
         if not self.compilable:
             return TableStrategy(self.game, {key: _distribution(node, regret_matching(node.regret))
                                              for key, node in self.table.items()})
@@ -208,14 +221,14 @@ class StateTables:
             probs[tree.infoset_index(p, key), :len(node.actions)] = regret_matching(node.regret)
         return Strategy(self.game, probs)
 
-    def _padded(self, tree, field) -> np.ndarray:
+    def _padded(self, tree: Tree, field: str) -> NDArray[np.float64]:
         """``field`` of the infosets met as an array in the tree's order (zero elsewhere)."""
         out = np.zeros(tree.action_mask.shape)
         for (p, key), node in self.table.items():
             out[tree.infoset_index(p, key), :len(node.actions)] = getattr(node, field)
         return out
 
-    def arrays(self) -> dict:
+    def arrays(self) -> dict[str, NDArray[Any]]:
         table = self.table
         nodes = list(table.values())
         return {"uniforms": np.array(self.uniforms.buffer, dtype=float),
@@ -226,7 +239,7 @@ class StateTables:
                 "regret": np.array([r for n in nodes for r in n.regret], dtype=float),
                 "strategy_sum": np.array([s for n in nodes for s in n.strategy_sum], dtype=float)}
 
-    def restore(self, arrays):
+    def restore(self, arrays: Mapping[str, NDArray[Any]]) -> None:
         self.uniforms.buffer[:] = arrays["uniforms"].tolist()
         self.table.clear()
         ends = np.cumsum(arrays["num_actions"]).tolist()
@@ -238,11 +251,11 @@ class StateTables:
             start = end
 
 
-def _distribution(node, probs) -> dict:
+def _distribution(node: InfosetNode, probs: ArrayLike) -> Distribution:
     return dict(zip(node.actions, np.asarray(probs, dtype=float).tolist()))
 
 
-def _normalise(sums, legal=None) -> np.ndarray:
+def _normalise(sums: NDArray[np.float64], legal: NDArray[np.bool_] | None = None) -> NDArray[np.float64]:
     """``sigma-bar(I, a) = S(I, a) / sum_b S(I, b)`` row by row; rows still all zero become
     uniform over their ``legal`` entries (all entries by default)."""
     legal = np.ones(sums.shape, dtype=bool) if legal is None else legal
