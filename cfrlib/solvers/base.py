@@ -20,6 +20,7 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
+from typing_extensions import Self
 
 from ..checks import check_iterations, check_seed, check_tolerance  # noqa: F401 (re-exported: their old home)
 from ..errors import SolverError
@@ -30,7 +31,6 @@ from ..strategy import Strategy
 PathLike = str | os.PathLike[str]
 Row = tuple[int, int, float, float]
 """A :class:`ConvergenceLog` row: iteration, nodes touched, seconds, exploitability."""
-_S = TypeVar("_S", bound="Solver")
 
 
 class SolverRegistry(dict[str, type["Solver"]]):
@@ -179,7 +179,7 @@ class Solver:
         raise NotImplementedError
 
     # ------------------------------------------------------------------- shared
-    def iterate(self: _S, iterations: int = 1) -> _S:
+    def iterate(self, iterations: int = 1) -> Self:
         """Run ``iterations`` more iterations; returns the solver so calls can chain."""
         n = check_iterations(iterations)
         start = time.perf_counter()
@@ -251,7 +251,7 @@ class Solver:
         np.savez_compressed(path, meta=np.array(json.dumps(meta)), **arrays)
 
     @classmethod
-    def load(cls: type[_S], path: PathLike, game: Game) -> _S:
+    def load(cls, path: PathLike, game: Game) -> Self:
         """Rebuild a solver saved by :meth:`save` for ``game`` and restore its state."""
         path = Path(path)
         try:
@@ -277,12 +277,13 @@ class Solver:
         return f"<{type(self).__name__} on {self.game.name}: {self.iterations} iterations>"
 
 
-_K = TypeVar("_K", bound=type[Solver])
+SolverClass = TypeVar("SolverClass", bound=type[Solver])
+"""A solver class, as ``register`` hands it back."""
 
 
-def register(short_name: str) -> Callable[[_K], _K]:
+def register(short_name: str) -> Callable[[SolverClass], SolverClass]:
     """Class decorator: list a solver class in :data:`SOLVERS` under ``short_name``."""
-    def decorate(klass: _K) -> _K:
+    def decorate(klass: SolverClass) -> SolverClass:
         if short_name in SOLVERS:
             raise ValueError(f"two solvers registered as {short_name!r}")
         klass.short_name = short_name
