@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -31,8 +31,15 @@ from ...strategy import InfosetKey, Strategy
 from ...textbook.sampling import InfosetNode, InfosetTable, regret_matching
 from ...tree import Tree
 
-if TYPE_CHECKING:
-    from .common import SamplingSolver
+
+class Walker(Protocol):
+    """What the tables ask of a sampling solver: its compiled walk and its recursion (the
+    solvers' base class, ``SamplingSolver``, sits above this module and provides both)."""
+
+    def _tree_iterations(self, t: TreeTables, n: int) -> int: ...
+
+    def _traverse_states(self, table: InfosetTable, rng: np.random.Generator) -> None: ...
+
 
 Distribution = dict[str, float]
 
@@ -125,7 +132,7 @@ class TreeTables:
 
     compilable = True
 
-    def run(self, solver: SamplingSolver, n: int) -> int:
+    def run(self, solver: Walker, n: int) -> int:
         return int(solver._tree_iterations(self, n))
 
     def average_strategy(self) -> Strategy:
@@ -195,7 +202,7 @@ class StateTables:
     def compilable(self) -> bool:
         return self._compilable()
 
-    def run(self, solver: SamplingSolver, n: int) -> int:
+    def run(self, solver: Walker, n: int) -> int:
         before = self.table.nodes_touched
         uniforms = cast(np.random.Generator, self.uniforms)  # the recursions call only .random()
         for _ in range(n):
