@@ -94,16 +94,21 @@ def _run(library, game, algorithm):
         return {"openspiel": OpenSpielRun, "liteefg": LiteEFGRun}[library](game, algorithm)
 
 
+def _median_ms(call, calls, repeat):
+    """Milliseconds per ``call()``: the median over ``repeat`` runs of ``calls`` calls."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(calls):
+            call()
+        times.append((time.perf_counter() - start) / calls)
+    return statistics.median(times) * 1e3
+
+
 def per_iteration(job):
     run = _run(job["library"], job["game"], job["algorithm"])
     run.step()
-    times = []
-    for _ in range(job.get("repeat", 3)):
-        start = time.perf_counter()
-        for _ in range(job["iterations"]):
-            run.step()
-        times.append((time.perf_counter() - start) / job["iterations"])
-    return {"ms": statistics.median(times) * 1e3}
+    return {"ms": _median_ms(run.step, job["iterations"], job.get("repeat", 3))}
 
 
 def to_target(job):
@@ -125,13 +130,8 @@ def exploitability(job):
     for _ in range(max(1, job["iterations"])):  # LiteEFG has no average before iteration 1
         run.step()
     value = run.exploitability()
-    times = []
-    for _ in range(job.get("repeat", 3)):
-        start = time.perf_counter()
-        for _ in range(job["calls"]):
-            run.exploitability()
-        times.append((time.perf_counter() - start) / job["calls"])
-    return {"ms": statistics.median(times) * 1e3, "exploitability": value}
+    return {"ms": _median_ms(run.exploitability, job["calls"], job.get("repeat", 3)),
+            "exploitability": value}
 
 
 KINDS = {"iteration": per_iteration, "target": to_target, "exploitability": exploitability}

@@ -13,22 +13,11 @@ import numpy as np
 import pytest
 
 import cfrlib
-from cfrlib import games
 from cfrlib.errors import NotZeroSumError, SolverError
 from cfrlib.game import TERMINAL, Game, State
 from cfrlib.solvers import Solver
 from cfrlib.solvers.fullwidth import CFR, DCFR, CFRPlus, FullWidthCFR, LinearCFR, PredictiveCFRPlus
 from toy_games import RandomGame, TupleGame
-
-
-@pytest.fixture(scope="module")
-def kuhn():
-    return games.kuhn()
-
-
-@pytest.fixture(scope="module")
-def leduc():
-    return games.leduc()
 
 
 def exploitability_after(solver, *counts):

@@ -8,22 +8,11 @@ import numpy as np
 import pytest
 
 import cfrlib
-from cfrlib import games
 from cfrlib.errors import SolverError
 from cfrlib.solvers import SOLVERS, Solver
 from cfrlib.solvers.fullwidth import CFR, DCFR, CFRPlus, FullWidthCFR, HedgeCFR, PredictiveCFRPlus
 from cfrlib.solvers.regret_minimizers import Hedge, RegretMatching, RegretMinimizer
 from cfrlib.textbook.cfr import TextbookCFR
-
-
-@pytest.fixture(scope="module")
-def kuhn():
-    return games.kuhn()
-
-
-@pytest.fixture(scope="module")
-def leduc():
-    return games.leduc()
 
 
 def same_run(a, b, iterations=25):
