@@ -142,10 +142,7 @@ def best_response_value(game: Game, strategy: StrategyLike, player: int) -> floa
 
 def nash_conv(game: Game, strategy: StrategyLike) -> float:
     """``sum_i [max_{sigma'_i} u_i(sigma'_i, sigma_{-i}) - u_i(sigma)]``: zero exactly at a Nash equilibrium."""
-    form = sequence_form(game.tree())
-    probs = as_strategy(game, strategy).probs
-    sigma = [block.rows_of(probs) for block in form.players]
-    return profile_nash_conv(form, sigma)
+    return sequence_form(game.tree()).nash_conv(as_strategy(game, strategy).probs)
 
 
 def profile_nash_conv(form: SequenceForm, sigma: Sequence[NDArray[np.float64]]) -> float:

@@ -24,7 +24,6 @@ bit for bit. The pass with ``sigma`` stays in numpy, summed as the full-width en
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 from typing import Any, NamedTuple, cast
 
@@ -33,18 +32,17 @@ from numpy.typing import ArrayLike, NDArray
 
 from .tree import Tree
 
-_CACHE: weakref.WeakKeyDictionary[Tree, SequenceForm] = weakref.WeakKeyDictionary()
 _COMPILED = False
 
 
 def _compile() -> None:
-    """Replace :func:`_plan`, :func:`_best_response_pass` and :func:`_best_response_value` by their
-    numba-compiled versions, on first use. numba (about 100 MB of memory) is imported only then, so
-    that its memory and the peak of compiling a large tree do not add up (Bluff 1x1 compiled, then
-    20 CFR+ iterations and an exploitability: peak 289 MB, against 303 MB with numba imported
-    first). The machine code is cached on disk where numba finds a writable place (next to this
+    """Replace :func:`_plan`, :func:`_best_response_pass`, :func:`_best_response_value`,
+    :func:`_segment` and :func:`_nash_conv` by their numba-compiled versions, on first use. numba
+    (about 100 MB of memory) is imported only then, so that its memory and the peak of compiling a
+    large tree do not add up (Bluff 1x1 compiled, then 20 CFR+ iterations and an exploitability:
+    peak 289 MB, against 303 MB with numba imported first). The machine code is cached on disk where numba finds a writable place (next to this
     file or in the user's cache), else compiled afresh in each process."""
-    global _COMPILED, _plan, _best_response_pass, _best_response_value
+    global _COMPILED, _plan, _best_response_pass, _best_response_value, _segment, _nash_conv
     if _COMPILED:
         return
     import numba
@@ -58,6 +56,8 @@ def _compile() -> None:
     _plan = compiled(_plan)
     _best_response_pass = compiled(_best_response_pass)
     _best_response_value = compiled(_best_response_value)  # calls the two above, compiled
+    _segment = compiled(_segment)
+    _nash_conv = compiled(_nash_conv)  # calls _best_response_value and _segment, compiled
     _COMPILED = True
 
 
@@ -138,6 +138,17 @@ class SequenceForm:
         self.utility = tuple(terminal_utility(tree, p) for p in (0, 1))
         self.chance_utility = tuple(tree.terminal_chance * u for u in self.utility)
         self.constant_sum = tree.constant_sum
+        self._packed: tuple[NDArray[np.int64], NDArray[np.float64]] | None = None
+
+    def nash_conv(self, probs: NDArray[np.float64]) -> float:
+        """``sum_i max u_i(., sigma_{-i}) - constant_sum`` of the profile ``probs`` (``num_infosets x
+        max_actions``, the tree's order) in one compiled call: the same arithmetic, in the same
+        order, as :func:`best_response_value` for player 0 plus the same for player 1 on this
+        block's rows of ``probs``."""
+        if self._packed is None:
+            self._packed = _pack(self)
+        _compile()
+        return float(_nash_conv(np.ascontiguousarray(probs, dtype=np.float64), *self._packed))
 
 
 def terminal_utility(tree: Tree, player: int) -> NDArray[np.float64]:
@@ -146,10 +157,11 @@ def terminal_utility(tree: Tree, player: int) -> NDArray[np.float64]:
 
 
 def sequence_form(tree: Tree) -> SequenceForm:
-    """The :class:`SequenceForm` of ``tree``, built on first use and cached while the tree lives."""
-    form = _CACHE.get(tree)
+    """The :class:`SequenceForm` of ``tree``, built on first use and kept on the tree (it goes
+    with the tree)."""
+    form: SequenceForm | None = tree.__dict__.get("_sequence_form")
     if form is None:
-        form = _CACHE[tree] = SequenceForm(tree)
+        form = tree.__dict__["_sequence_form"] = SequenceForm(tree)
     return form
 
 
@@ -221,7 +233,7 @@ def terminal_values(form: SequenceForm, player: int, weights: ArrayLike) -> NDAr
     return cast("NDArray[np.float64]", sums)  # float with weights (numpy's hints say intp)
 
 
-def _best_response_pass(q: NDArray[np.float64], parent: NDArray[np.int64], legal: NDArray[np.bool_],
+def _best_response_pass(q: NDArray[np.float64], parent: NDArray[np.int64], legal: NDArray[np.bool_ | np.int64],
                         bounds: NDArray[np.int64], v: NDArray[np.float64]) -> None:
     """Deepest level first, rows in order: ``v(I) = max_{a legal} q(I, a)``, added to ``q[parent(I)]``."""
     width = legal.shape[1]
@@ -239,10 +251,11 @@ def _best_response_pass(q: NDArray[np.float64], parent: NDArray[np.int64], legal
 
 def _best_response_value(sigma_opp: NDArray[np.float64], opp_parent: NDArray[np.int64],
                          seq_opp: NDArray[np.int64], chance: NDArray[np.float64], utility: NDArray[np.float64],
-                         seq_own: NDArray[np.int64], own_parent: NDArray[np.int64], legal: NDArray[np.bool_],
-                         bounds: NDArray[np.int64], q: NDArray[np.float64], v: NDArray[np.float64]) -> float:
-    """Both passes and the terminals between them in one call; returns ``q[empty]``."""
-    x = np.empty(sigma_opp.shape[0] * sigma_opp.shape[1] + 1)
+                         seq_own: NDArray[np.int64], own_parent: NDArray[np.int64], legal: NDArray[np.bool_ | np.int64],
+                         bounds: NDArray[np.int64], x: NDArray[np.float64], q: NDArray[np.float64],
+                         v: NDArray[np.float64]) -> float:
+    """Both passes and the terminals between them in one call, the opponent's plan into ``x``, the
+    values into ``q`` and ``v``; returns ``q[empty]``."""
     _plan(sigma_opp, opp_parent, x)
     q[:] = 0.0
     for z in range(len(seq_own)):
@@ -251,14 +264,59 @@ def _best_response_value(sigma_opp: NDArray[np.float64], opp_parent: NDArray[np.
     return q[len(q) - 1]
 
 
+def _pack(form: SequenceForm) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """What :func:`_nash_conv` reads, in two flat arrays: passing an array to a compiled function
+    costs about 0.1 us, so 3 arguments rather than 16 is most of the cost of a small game's
+    NashConv. ``ints`` starts with the offsets of its 10 segments (11 numbers) and the two blocks'
+    widths, then holds per player, as segments ``5 i`` to ``5 i + 4``: ``rows``, ``row_parent``,
+    ``level_bounds``, ``legal`` (0 or 1, flat) and ``terminal_seq``. ``floats`` holds ``pi_c(z)``,
+    ``u_0(z)``, ``u_1(z)`` and the constant sum."""
+    segments = [np.asarray(array, dtype=np.int64).ravel()
+                for block, seq in zip(form.players, form.terminal_seq)
+                for array in (block.rows, block.row_parent, block.level_bounds, block.legal, seq)]
+    start = len(segments) + 1 + 2
+    offsets = start + np.cumsum([0] + [len(segment) for segment in segments])
+    widths = [block.width for block in form.players]
+    ints = np.concatenate([offsets, widths, *segments]).astype(np.int64)
+    floats = np.concatenate([form.terminal_chance, *form.utility, [form.constant_sum]])
+    return ints, floats
+
+
+def _segment(ints: NDArray[np.int64], k: int) -> NDArray[np.int64]:
+    """Segment ``k`` of the packed ``ints`` of :func:`_pack`."""
+    return ints[ints[k]:ints[k + 1]]
+
+
+def _nash_conv(probs: NDArray[np.float64], ints: NDArray[np.int64], floats: NDArray[np.float64]) -> float:
+    """:func:`_best_response_value` for player 0, then for player 1, each against the other's rows
+    of ``probs``; returns their sum minus the constant sum (tables packed by :func:`_pack`)."""
+    terminals = (len(floats) - 1) // 3
+    gains = 0.0
+    for i in range(2):
+        own, opp = 5 * i, 5 * (1 - i)
+        rows = _segment(ints, opp)
+        own_rows, own_width, opp_width = ints[own + 1] - ints[own], ints[11 + i], ints[12 - i]
+        sigma_opp = np.empty((len(rows), opp_width))
+        for r in range(len(rows)):  # the opponent's rows of probs, in its block's order: rows_of
+            for a in range(opp_width):
+                sigma_opp[r, a] = probs[rows[r], a]
+        value = _best_response_value(
+            sigma_opp, _segment(ints, opp + 1), _segment(ints, opp + 4), floats[:terminals],
+            floats[(1 + i) * terminals:(2 + i) * terminals], _segment(ints, own + 4), _segment(ints, own + 1),
+            _segment(ints, own + 3).reshape(own_rows, own_width), _segment(ints, own + 2),
+            np.empty(sigma_opp.size + 1), np.empty(own_rows * own_width + 1), np.empty(own_rows))
+        gains = value if i == 0 else gains + value
+    return gains - floats[3 * terminals]
+
+
 def best_response_value(form: SequenceForm, sigma_opp: ArrayLike, player: int) -> float:
     """``max_{sigma'_i} u_i(sigma'_i, sigma_{-i})`` from the opponent's ``(rows, width)`` strategy,
     in the evaluation's order: ``pi_{-i}(z) = pi_c(z) x_{-i}[seq_{-i}(z)]``, then times ``u_i(z)``,
     added up per sequence in terminal order, then :func:`counterfactual_values` without ``sigma``."""
     own, other = form.players[player], form.players[1 - player]
-    q, v = np.empty(own.size + 1), np.empty(own.num_rows)
+    x, q, v = np.empty(other.size + 1), np.empty(own.size + 1), np.empty(own.num_rows)
     _compile()
     return float(_best_response_value(np.ascontiguousarray(sigma_opp, dtype=np.float64), other.row_parent,
                                       form.terminal_seq[1 - player], form.terminal_chance, form.utility[player],
                                       form.terminal_seq[player], own.row_parent, own.legal, own.level_bounds,
-                                      q, v))
+                                      x, q, v))

@@ -2,6 +2,7 @@
 evaluation and the full-width engine, checked directly against each other and the tree."""
 
 import gc
+import weakref
 
 import numpy as np
 import pytest
@@ -24,14 +25,13 @@ def test_one_cached_view_per_tree_shared_by_evaluation_and_engine(leduc):
     form = sf.sequence_form(tree)
     assert sf.sequence_form(tree) is form
     assert CFR(leduc)._form is form and CFRPlus(leduc)._form is form
-    # weakly keyed: it goes with its tree (earlier tests' garbage collected first, not counted)
-    gc.collect()
+    # kept on its tree: it goes with the tree
     game = games.kuhn()
-    sf.sequence_form(game.tree())
-    size = len(sf._CACHE)
+    kept = weakref.ref(sf.sequence_form(game.tree()))
+    assert kept() is not None
     del game
     gc.collect()
-    assert len(sf._CACHE) == size - 1
+    assert kept() is None
 
 
 @pytest.mark.parametrize("make", [games.kuhn, games.leduc, lambda: RandomGame(4)], ids=["kuhn", "leduc", "random"])
@@ -70,6 +70,22 @@ def test_solver_exploitability_is_the_public_one_bit_for_bit(leduc):
     assert solver.exploitability() == cfrlib.exploitability(leduc, solver.average_strategy())
 
 
+@pytest.mark.parametrize("make", [games.kuhn, games.leduc, lambda: games.bluff(dice=(1, 1), sides=3)]
+                         + [lambda seed=seed: RandomGame(seed) for seed in range(4)],
+                         ids=["kuhn", "leduc", "bluff-1x1-3"] + [f"random{seed}" for seed in range(4)])
+def test_one_call_nash_conv_is_the_two_best_responses_bit_for_bit(make):
+    """SequenceForm.nash_conv (one compiled call on the packed tables) does the arithmetic of the
+    two per-player best-response passes, in their order, on random profiles."""
+    game = make()
+    form = sf.sequence_form(game.tree())
+    for seed in range(3):
+        probs = random_strategy(game, seed)
+        gains = (sf.best_response_value(form, form.players[1].rows_of(probs), 0)
+                 + sf.best_response_value(form, form.players[0].rows_of(probs), 1))
+        assert form.nash_conv(probs) == gains - form.constant_sum
+        assert cfrlib.nash_conv(game, probs) == gains - form.constant_sum
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_block_passes_against_tree_order_on_random_games(seed):
     """Realization plan, counterfactual and best-response values in the block, mapped back to
@@ -103,4 +119,5 @@ def test_a_player_without_decisions():
     # player 0 should play l: 0.4 * 1 + 0.6 * 0.5 = 0.7, against 0.4 * (-0.5) + 0.3 = 0.1 uniformly
     assert cfrlib.best_response_value(game, uniform, 0) == pytest.approx(0.7, abs=1e-15)
     assert cfrlib.exploitability(game, uniform) == pytest.approx(0.3, abs=1e-15)
+    assert form.nash_conv(uniform.probs) == pytest.approx(0.6, abs=1e-15)
     assert cfrlib.exploitability(game, CFRPlus(game).iterate(1).current_strategy()) == 0.0  # RM+ plays l at once
