@@ -57,11 +57,11 @@ GAMES = {  # key: (label, game, rounds, quick rounds)
 }
 
 
-def interleaved(game, client, rounds):
+def interleaved(game, client, rounds, per_round):
     """Serial and distributed runs, one round each in turn; their logs and seconds per round."""
-    per_round = DEFAULT_ITERATIONS_PER_ROUND
     serial = ExternalSamplingMCCFR(game, seed=SEED, backend="tree")
-    dist = DistributedExternalSampling(game, client=client, workers=WORKERS, seed=SEED)
+    dist = DistributedExternalSampling(game, client=client, workers=WORKERS, iterations_per_round=per_round,
+                                       seed=SEED)
     logs = {"serial": ConvergenceLog(serial.name), "distributed": ConvergenceLog(f"{dist.name} ({WORKERS} workers)")}
     for name, solver in (("serial", serial), ("distributed", dist)):
         logs[name].append(0, 0, 0.0, solver.exploitability())
@@ -85,9 +85,10 @@ def interleaved(game, client, rounds):
     return logs, seconds
 
 
-def summed(game, client, rounds) -> ConvergenceLog:
+def summed(game, client, rounds, per_round) -> ConvergenceLog:
     """The distributed run with ``merge="sum"``, evaluated after every round."""
-    with DistributedExternalSampling(game, client=client, workers=WORKERS, seed=SEED, merge="sum") as dist:
+    with DistributedExternalSampling(game, client=client, workers=WORKERS, iterations_per_round=per_round,
+                                     seed=SEED, merge="sum") as dist:
         return dist.run(rounds)
 
 
@@ -106,25 +107,27 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
     parser.add_argument("--quick", action="store_true", help="fewer rounds")
+    parser.add_argument("--iterations-per-round", type=int, default=DEFAULT_ITERATIONS_PER_ROUND,
+                        help="iterations per round (default: the solver's, %(default)s)")
     parser.add_argument("--write-data", action="store_true", help=f"write {DATA.name} for chapter 11")
     args = parser.parse_args()
     started, load_before = time.perf_counter(), os.getloadavg()
-    results = {}
+    results, per_round = {}, args.iterations_per_round
     with local_cluster(WORKERS) as cluster, cluster.get_client() as client:
         for key, (label, make, rounds, quick_rounds) in GAMES.items():
             game = make()
             game.tree()
             n = quick_rounds if args.quick else rounds
-            print(f"{label}: {n} rounds of {DEFAULT_ITERATIONS_PER_ROUND:,} iterations", file=sys.stderr)
+            print(f"{label}: {n} rounds of {per_round:,} iterations", file=sys.stderr)
             ExternalSamplingMCCFR(game, seed=SEED).iterate(1)  # loads the compiled walk here
             tiny = tiny_rounds(game, client)                     # and on every worker
-            logs, seconds = interleaved(game, client, n)
+            logs, seconds = interleaved(game, client, n, per_round)
             if key == "leduc":
-                logs["distributed, merge=sum"] = summed(game, client, n)
+                logs["distributed, merge=sum"] = summed(game, client, n, per_round)
             overhead = [d - w for d, w in zip(seconds["distributed"], seconds["walk"])]
             results[key] = {
                 "label": label, "name": game.name, "infosets": game.tree().num_infosets,
-                "iterations_per_round": DEFAULT_ITERATIONS_PER_ROUND,
+                "iterations_per_round": per_round,
                 "logs": {name: log.to_dict() for name, log in logs.items()},
                 "seconds": seconds,
                 "speedup": statistics.median(s / d for s, d in zip(seconds["serial"], seconds["distributed"])),

@@ -51,13 +51,14 @@ if TYPE_CHECKING:
 Shard = tuple[NDArray[np.float64], NDArray[np.float64], int, float, float]
 """What a shard returns: ``(Delta R, Delta S, nodes touched, walking seconds, processor seconds)``."""
 
-DEFAULT_ITERATIONS_PER_ROUND = 400_000
+DEFAULT_ITERATIONS_PER_ROUND = 1_000_000
 """Iterations (one traversal per player each) per round, all shards together. A round's fixed
 cost (scheduling, sending the regrets, loading them into each worker's solver and reading the
-increments out) must stay small next to its walks: measured here with rounds of two iterations,
-about 0.02 s on Leduc and 0.05 s on Bluff 1x1. The compiled walk takes about 1.5 us an iteration
-on Leduc and 7.5 us on Bluff 1x1, so this keeps each of two workers walking for about 0.3 s
-(Leduc) to 1.5 s (Bluff). ``benchmarks/bench_distributed.py`` measures both; a faster walk needs
+increments out) must stay small next to its walks: measured here, about 0.02 s a round on Leduc
+and 0.05-0.08 s on Bluff 1x1. The compiled walk takes about 1 us an iteration on Leduc and 4 us
+on Bluff 1x1, so this keeps each of two workers walking for about 0.5 s (Leduc) to 2 s (Bluff),
+and the fixed cost near 3% of a round (rounds of 400,000 gave 1.71x and 1.75x with two workers,
+these 1.77x and 1.81x). ``benchmarks/bench_distributed.py`` measures both; a faster walk needs
 proportionally larger rounds."""
 
 MERGES = ("mean", "sum")
