@@ -57,8 +57,8 @@ cost (scheduling, sending the regrets, loading them into each worker's solver an
 increments out) must stay small next to its walks: measured here, about 0.02 s a round on Leduc
 and 0.05-0.08 s on Bluff 1x1. The compiled walk takes about 1 us an iteration on Leduc and 4 us
 on Bluff 1x1, so this keeps each of two workers walking for about 0.5 s (Leduc) to 2 s (Bluff),
-and the fixed cost near 3% of a round (rounds of 400,000 gave 1.71x and 1.75x with two workers,
-these 1.77x and 1.81x). ``benchmarks/bench_distributed.py`` measures both; a faster walk needs
+and the fixed cost near 3% of a round (with two workers here, rounds of 400,000 gave about 1.7x,
+these about 1.8x). ``benchmarks/bench_distributed.py`` measures all of it; a faster walk needs
 proportionally larger rounds."""
 
 MERGES = ("mean", "sum")

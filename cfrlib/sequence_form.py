@@ -266,11 +266,12 @@ def _best_response_value(sigma_opp: NDArray[np.float64], opp_parent: NDArray[np.
 
 def _pack(form: SequenceForm) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
     """What :func:`_nash_conv` reads, in two flat arrays: passing an array to a compiled function
-    costs about 0.1 us, so 3 arguments rather than 16 is most of the cost of a small game's
-    NashConv. ``ints`` starts with the offsets of its 10 segments (11 numbers) and the two blocks'
-    widths, then holds per player, as segments ``5 i`` to ``5 i + 4``: ``rows``, ``row_parent``,
-    ``level_bounds``, ``legal`` (0 or 1, flat) and ``terminal_seq``. ``floats`` holds ``pi_c(z)``,
-    ``u_0(z)``, ``u_1(z)`` and the constant sum."""
+    costs about 0.1 us, and on a small game one call with 3 arguments instead of two calls of
+    :func:`_best_response_value` with 12 each is most of the saving (Kuhn: 5.1 to 1.7 us).
+    ``ints`` starts with the offsets of its 10 segments (11 numbers) and the two blocks' widths,
+    then holds per player, as segments ``5 i`` to ``5 i + 4``: ``rows``, ``row_parent``,
+    ``level_bounds``, ``legal`` (0 or 1, flat) and ``terminal_seq``. ``floats`` holds
+    ``pi_c(z)``, ``u_0(z)``, ``u_1(z)`` and the constant sum."""
     segments = [np.asarray(array, dtype=np.int64).ravel()
                 for block, seq in zip(form.players, form.terminal_seq)
                 for array in (block.rows, block.row_parent, block.level_bounds, block.legal, seq)]
