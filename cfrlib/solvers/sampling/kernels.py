@@ -13,9 +13,10 @@ last). ``cache=True`` keeps the machine code on disk (``NUMBA_CACHE_DIR`` when s
 ``__pycache__`` next to this file, else numba's user-wide cache, else ``cache_fallback``), so only
 the first use on a machine pays the compile (some seconds); later processes load it.
 ``nogil=True`` lets the interpreter's other threads run during a walk: a Dask client's
-communication thread in the same process, for one, which otherwise waits for the whole walk and
-then delays the next distributed round (Bluff 1x1: 0.11-0.18 s of fixed cost a round with the
-interpreter lock held, about 0.08 s without).
+communication thread in the same process, for one, which otherwise gets the interpreter lock only
+between two compiled calls (a solver's batch, up to 1,000 iterations) at every step of its work,
+and so falls behind and delays the next distributed round (Bluff 1x1: 0.11-0.18 s of fixed cost a
+round with the lock held, about 0.08 s without).
 
 Tables (``num_infosets x max_actions``, zero beyond an infoset's ``num_actions[I]`` legal
 actions): ``regret`` ``R^T(I, a)``, ``strategy_sum`` ``S(I, a)`` and ``sigma``, regret matching on
