@@ -158,7 +158,7 @@ def sequence_form(game: Game) -> SequenceForm:
         mine = np.flatnonzero(tree.infoset_player == p)
         counts = tree.infoset_num_actions[mine]
         # compact numbering: 0 is the empty sequence, then (I, a) infoset by infoset
-        first = 1 + np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        first = 1 + np.concatenate([[0], np.cumsum(counts)])[:-1].astype(np.int64)  # [] if none
         seq_map = np.full(tree.num_sequences + 1, -1, dtype=np.int64)
         seq_map[tree.empty_sequence] = 0
         rows_I = np.repeat(np.arange(len(mine)), counts)

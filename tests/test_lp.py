@@ -175,6 +175,43 @@ def test_constant_sum_game_is_solved_like_its_zero_sum_twin():
     assert solution.strategy["P0"] == pytest.approx({"heads": 0.5, "tails": 0.5}, abs=1e-9)
 
 
+def _decision_problem(player):
+    """Chance deals a card (0.3 high, 0.7 low); only ``player`` acts, seeing the card, and the
+    other player never decides: the game's value is the best pure plan's."""
+    sign = 1.0 if player == 0 else -1.0
+
+    def choose(card, stay, swap):
+        return ("player", player, f"P{player}:{card}",
+                [(a, ("terminal", -sign * u, sign * u)) for a, u in
+                 (("stay", -stay), ("swap", -swap))])
+    return TupleGame(("chance", [("high", 0.3, choose("high", 2.0, -1.0)),
+                                 ("low", 0.7, choose("low", -1.0, 0.5))]),
+                     name=f"decision problem of player {player}")
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_a_player_without_decisions_leaves_a_decision_problem(player):
+    game = _decision_problem(player)
+    solution = solve_lp(game)
+    best = 0.3 * 2.0 + 0.7 * 0.5             # stay on high, swap on low: the deciding player's gain
+    assert solution.value == pytest.approx(best if player == 0 else -best, abs=1e-10)
+    assert solution.num_sequences[1 - player] == 1   # the other player has the empty sequence only
+    assert solution.strategy[f"P{player}:high"] == pytest.approx({"stay": 1.0, "swap": 0.0}, abs=1e-9)
+    assert solution.strategy[f"P{player}:low"] == pytest.approx({"stay": 0.0, "swap": 1.0}, abs=1e-9)
+    assert cfrlib.exploitability(game, solution.strategy) == pytest.approx(0.0, abs=1e-9)
+    assert cfrlib.expected_value(game, solution.strategy) == pytest.approx(solution.value, abs=1e-10)
+
+
+def test_a_game_without_any_decision_gets_the_solvers_error():
+    game = TupleGame(("chance", [("a", 0.5, ("terminal", 1.0, -1.0)), ("b", 0.5, ("terminal", -1.0, 1.0))]),
+                     name="no choice")
+    with pytest.raises(cfrlib.GameError, match="no choice has no decision for either player") as lp:
+        solve_lp(game)
+    with pytest.raises(cfrlib.GameError) as cfr:
+        cfrlib.CFRPlus(game)
+    assert str(lp.value) == str(cfr.value)
+
+
 # ------------------------------------------------------------------------------- errors
 def test_three_players_are_refused():
     class ThreePlayers(TupleGame):
