@@ -17,7 +17,20 @@ a kernel draws for the same values.
 
 Why precomputed images rather than a figure library drawing in the browser: the book's figures are
 matplotlib figures (one style, one plotting helper); images of them need no second plotting stack,
-and a test can compare a stored frame with a fresh render byte for byte.
+and a test can compare a stored frame with a fresh render.
+
+Which frames a run draws is set by the environment variable ``CFRLIB_EXPLORER_FRAMES``
+(:data:`FRAMES_VARIABLE`), because only the published page needs them all:
+
+* ``all``: every grid point. ``tools/execute-notebooks`` (``make execute``) sets it, so the saved
+  notebooks, and the book built from them, carry every frame; the book build refuses a page
+  with an explorer missing one.
+* ``sample``: the opening frame and up to :data:`SAMPLE_FRAMES` more spread over the grid (the
+  first and last grid points among them). The test suite sets it and compares those frames with
+  the saved ones, at the same grid points.
+* ``opening`` (the default): only the frame the controls open on. A reader running a chapter in
+  a kernel has the live widget, which draws each setting when the controls reach it; the page's
+  static copy then has that one frame and says so for the other settings.
 """
 
 from __future__ import annotations
@@ -29,6 +42,7 @@ import io
 import itertools
 import json
 import math
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -46,6 +60,29 @@ every frame is at most as wide as the column shows it (``COLUMN_WIDTH * DPI`` pi
 
 COLORS = 256
 """Colours of a frame's palette (see :func:`_compress`)."""
+
+FRAMES_VARIABLE = "CFRLIB_EXPLORER_FRAMES"
+"""The environment variable that says which frames a run draws: ``all``, ``sample`` or
+``opening`` (the default); see the module docstring."""
+
+SAMPLE_FRAMES = 5
+"""Frames drawn besides the opening one when :data:`FRAMES_VARIABLE` is ``sample``."""
+
+
+def frames_mode() -> str:
+    """Which frames this run draws, from :data:`FRAMES_VARIABLE` (``opening`` when unset)."""
+    mode = os.environ.get(FRAMES_VARIABLE, "").strip() or "opening"
+    if mode not in ("all", "sample", "opening"):
+        raise CfrlibError(f"{FRAMES_VARIABLE}={mode!r}: expected 'all', 'sample' or 'opening'")
+    return mode
+
+
+def sample_points(size: int, opening: int, count: int = SAMPLE_FRAMES) -> list[int]:
+    """The grid points (flat, row-major indices) a ``sample`` run draws: ``opening`` and up to
+    ``count`` more, evenly spread from the first to the last point, in increasing order."""
+    n = min(count, size)
+    spread = {round(k * (size - 1) / max(n - 1, 1)) for k in range(n)}
+    return sorted(spread | {opening})
 
 
 @dataclass(frozen=True)
@@ -255,6 +292,32 @@ class Explorer:
         """The frames of every grid point (see :meth:`grid`)."""
         return [self.frame(values) for values in self.grid()]
 
+    @property
+    def opening(self) -> int:
+        """The grid point (flat index) of the controls' initial values."""
+        start = 0
+        for a in self.axes:
+            start = start * len(a.values) + a.default
+        return start
+
+    def drawn_frames(self, mode: str | None = None) -> list[Frame | None]:
+        """The frame of each grid point that ``mode`` draws (see the module docstring; default:
+        :func:`frames_mode`), None for the others."""
+        mode = frames_mode() if mode is None else mode
+        grid = self.grid()
+        if mode == "all":
+            points = range(len(grid))
+        elif mode == "sample":
+            points = sample_points(len(grid), self.opening)
+        elif mode == "opening":
+            points = [self.opening]
+        else:
+            raise CfrlibError(f"frames mode {mode!r}: expected 'all', 'sample' or 'opening'")
+        drawn: list[Frame | None] = [None] * len(grid)
+        for k in points:
+            drawn[k] = self.frame(grid[k])
+        return drawn
+
     # ------------------------------------------------------------------ live widget
     def values(self) -> dict[str, Any]:
         """The controls' current values."""
@@ -296,15 +359,19 @@ class Explorer:
         return widgets.VBox([widgets.HBox(list(controls.values())), output])
 
     # ------------------------------------------------------------------ static page
-    def static_html(self) -> str:
+    def static_html(self, mode: str | None = None) -> str:
         """The static page's form: controls, the frame of their position and the frames'
-        data, with the script that connects them (see the module docstring)."""
-        frames = self.frames()
+        data, with the script that connects them (see the module docstring). ``mode`` says
+        which frames it carries (default: :func:`frames_mode`); ``frame_of`` is None at a grid
+        point that was not drawn."""
         images: list[str] = []
         texts: list[str] = []
         seen: dict[tuple[str, bytes], int] = {}
-        frame_of = []
-        for f in frames:
+        frame_of: list[int | None] = []
+        for f in self.drawn_frames(mode):
+            if f is None:
+                frame_of.append(None)
+                continue
             key = (f.text, f.png)
             if key not in seen:
                 seen[key] = len(images)
@@ -315,10 +382,9 @@ class Explorer:
                           "default": a.default} for a in self.axes],
                 "shape": list(self.shape), "frame_of": frame_of, "images": images, "texts": texts,
                 "interval": self.interval}
-        start = 0
-        for a in self.axes:
-            start = start * len(a.values) + a.default
+        start = self.opening
         first = frame_of[start]
+        assert first is not None  # every mode draws the opening frame
         controls = "".join(self._control_html(k, a) for k, a in enumerate(self.axes))
         note = f'<p class="cfrlib-explorer-note">{html.escape(self.note)}</p>' if self.note else ""
         payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
@@ -405,9 +471,15 @@ function show(){
     if(range){range.setAttribute("aria-valuetext",axis.labels[p]);}
   });
   var f=data.frame_of[index];
-  img.src="data:image/png;base64,"+data.images[f];
-  pre.textContent=data.texts[f];
-  pre.hidden=!data.texts[f];
+  if(f===null){
+    pre.textContent="This setting was not drawn in this copy of the page: move the controls in a "+
+      "running notebook, or run make execute to draw every setting.";
+    pre.hidden=false;img.style.opacity=0.3;
+  }else{
+    img.src="data:image/png;base64,"+data.images[f];img.style.opacity="";
+    pre.textContent=data.texts[f];
+    pre.hidden=!data.texts[f];
+  }
   root.setAttribute("data-frame",index);
 }
 root.querySelectorAll("[data-axis]").forEach(function(el){

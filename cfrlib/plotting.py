@@ -87,6 +87,10 @@ AXIS_LABELS: dict[str, str] = {
 """Axis labels (with units) of the columns of a :class:`~cfrlib.solvers.base.ConvergenceLog`."""
 
 _STYLE: dict[RcKeyType, Any] = {
+    # The fonts matplotlib ships (DejaVu, also for math): a figure does not depend on the fonts
+    # a machine has installed, nor change when system fonts arrive.
+    "font.family": ["DejaVu Sans"],
+    "mathtext.fontset": "dejavusans",
     "figure.figsize": (6.4, 4.0),
     "figure.dpi": 100,
     "savefig.dpi": 100,

@@ -106,23 +106,41 @@ def run_regret_matching(game: MatrixGame | ArrayLike, iterations: int, *,
     weighted_sum = [np.zeros(n) for n in sizes]
     total_weight = 0.0
     for t in range(1, T + 1):
-        values = (A @ sigma[1], -(sigma[0] @ A))  # u_i(a, sigma_{-i}^t) for every action a
+        values = (row_values(A, sigma[1]), -column_values(sigma[0], A))  # u_i(a, sigma_{-i}^t)
         weight = float(t) if averaging == "linear" else 1.0
         total_weight += weight
         for i in (0, 1):
             current[i][t - 1] = sigma[i]
             weighted_sum[i] += weight * sigma[i]
             average[i][t - 1] = weighted_sum[i] / total_weight
-            r = values[i] - sigma[i] @ values[i]
+            r = values[i] - (sigma[i] * values[i]).sum()
             true_regret[i] += r
             regret[i][t - 1] = true_regret[i].max() / t
             R[i] = np.maximum(R[i] + r, 0.0) if plus else R[i] + r
             cumulative[i][t - 1] = R[i]
-        exploitability[t - 1] = ((A @ average[1][t - 1]).max() - (average[0][t - 1] @ A).min()) / 2.0
+        exploitability[t - 1] = (row_values(A, average[1][t - 1]).max()
+                                 - column_values(average[0][t - 1], A).min()) / 2.0
         sigma = [matched_strategy(R[0]), fixed if fixed is not None else matched_strategy(R[1])]
     return RegretMatchingRun(game, bool(plus), fixed, (current[0], current[1]),
                              (average[0], average[1]), (cumulative[0], cumulative[1]),
                              (regret[0], regret[1]), exploitability)
+
+
+def row_values(A: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``A y``, the value of each row against the column mix ``y``, summed in a fixed order.
+
+    Not ``A @ y``: BLAS picks its kernel by the CPU (AVX2, AVX-512, with or without fused
+    multiply-add), so the last bit of ``A @ y`` can differ between machines, and regret
+    matching+ in self-play turns such a bit into a different figure. A product then a sum over
+    a short row rounds the same way everywhere.
+    """
+    return (A * y).sum(axis=1)
+
+
+def column_values(x: NDArray[np.float64], A: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``x^T A``, the value of each column against the row mix ``x``, summed in a fixed order
+    (see :func:`row_values`)."""
+    return (x[:, None] * A).sum(axis=0)
 
 
 def matched_strategy(R: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -32,7 +32,7 @@ from .checks import check_iterations
 from .errors import CfrlibError, NotZeroSumError, SolverError
 from .evaluation import behaviour_strategy, counterfactual_values, nash_conv, realization_plan
 from .game import Game
-from .regret_matching import matched_strategy
+from .regret_matching import column_values, matched_strategy, row_values
 from .strategy import Strategy
 
 
@@ -229,15 +229,16 @@ def regret_matching_bimatrix(A: ArrayLike, B: ArrayLike, iterations: int,
     played_sum = [np.zeros(n) for n in A.shape]
     joint = np.zeros(A.shape)
     for t in range(1, T + 1):
-        values = (A @ sigma[1], sigma[0] @ B)            # u_i(a, sigma_{-i}^t) for every action a
+        values = (row_values(A, sigma[1]), column_values(sigma[0], B))  # u_i(a, sigma_{-i}^t)
         joint += np.outer(sigma[0], sigma[1])
         for i in (0, 1):
             played_sum[i] += sigma[i]
             average[i][t - 1] = played_sum[i] / t
-            R[i] += values[i] - sigma[i] @ values[i]
+            R[i] += values[i] - (sigma[i] * values[i]).sum()
         cce_gap[t - 1] = max(R[0].max(), R[1].max(), 0.0) / t
         x, y = average[0][t - 1], average[1][t - 1]
-        nash_gap[t - 1] = max((A @ y).max() - x @ A @ y, (x @ B).max() - x @ B @ y)
+        row, column = row_values(A, y), column_values(x, B)
+        nash_gap[t - 1] = max(row.max() - (x * row).sum(), column.max() - (column * y).sum())
         sigma = [matched_strategy(R[0]), matched_strategy(R[1])]
     return BimatrixRun(A, B, (average[0], average[1]), joint / T, cce_gap, nash_gap)
 

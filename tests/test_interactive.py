@@ -14,7 +14,8 @@ import pytest
 matplotlib.use("agg")
 
 from cfrlib import CfrlibError, games, plotting  # noqa: E402
-from cfrlib.interactive import MAX_FRAMES, Explorer, describe_control  # noqa: E402
+from cfrlib.interactive import (FRAMES_VARIABLE, MAX_FRAMES, Explorer, describe_control,  # noqa: E402
+                               frames_mode, sample_points)
 
 KUHN = games.kuhn()
 
@@ -67,7 +68,7 @@ def test_static_page_opens_on_the_frame_of_the_controls_values():
 
 def test_every_frame_is_the_render_of_its_grid_point_and_equal_frames_are_stored_once():
     e = explorer(static={"slope": [0.0, 0.5]})
-    data = static_data(e.static_html())
+    data = static_data(e.static_html("all"))
     # Every grid point prints its own text, so no two frames are shared here.
     assert len(data["images"]) == len(set(data["images"])) == 4
     for k, values in enumerate(e.grid()):
@@ -82,9 +83,36 @@ def test_identical_frames_are_shared():
 
     e = Explorer(draw, {"a": widgets.IntSlider(value=1, min=0, max=2),
                         "b": widgets.Checkbox(value=False)})
-    data = static_data(e.static_html())
+    data = static_data(e.static_html("all"))
     assert data["shape"] == [3, 2] and len(data["images"]) == 3
     assert data["frame_of"] == [0, 0, 1, 1, 2, 2]
+
+
+@pytest.mark.parametrize("mode, drawn", [("all", list(range(10))), ("opening", [3]),
+                                         ("sample", [0, 2, 3, 4, 7, 9])])
+def test_the_frames_mode_says_which_grid_points_are_drawn(monkeypatch, mode, drawn):
+    monkeypatch.setenv(FRAMES_VARIABLE, mode)
+    e = explorer()
+    data = static_data(e.static_html())
+    assert [k for k, f in enumerate(data["frame_of"]) if f is not None] == drawn
+    assert len(e._frames) == len(drawn)          # the others were never drawn
+    opening = data["frame_of"][3]
+    assert data["texts"][opening] == "slope 0.50, style --\n"
+
+
+def test_without_the_variable_only_the_opening_frame_is_drawn(monkeypatch):
+    monkeypatch.delenv(FRAMES_VARIABLE, raising=False)
+    assert frames_mode() == "opening"
+    monkeypatch.setenv(FRAMES_VARIABLE, "every")
+    with pytest.raises(CfrlibError, match="CFRLIB_EXPLORER_FRAMES='every': expected 'all'"):
+        explorer().static_html()
+
+
+def test_a_sample_covers_both_ends_and_the_opening_point():
+    assert sample_points(1, 0) == [0]
+    assert sample_points(3, 1) == [0, 1, 2]
+    assert sample_points(80, 37) == [0, 20, 37, 40, 59, 79]
+    assert sample_points(80, 37, count=1) == [0, 37]
 
 
 def test_rendering_is_deterministic_and_png():

@@ -1,5 +1,7 @@
 """The book's figure helpers draw what they say: axes, scales, lines, markers, arcs."""
 
+from pathlib import Path
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -153,3 +155,20 @@ def test_wide_figures_draw_their_text_larger_in_proportion():
         plt.close(fig)
     assert sizes[5.0] == sizes[plotting.COLUMN_WIDTH]
     assert sizes[2 * plotting.COLUMN_WIDTH] == tuple(2 * s for s in sizes[5.0])
+
+
+def test_figures_use_only_the_fonts_matplotlib_ships():
+    """Text and math are drawn with matplotlib's own DejaVu files, whatever fonts the machine
+    has (CI installs Chromium, and its fonts, while the notebooks run)."""
+    import matplotlib as mpl
+    from matplotlib import font_manager
+
+    plotting.style()
+    shipped = Path(mpl.get_data_path()).resolve()
+    for weight in ("normal", "bold"):
+        for style in ("normal", "italic"):
+            found = font_manager.findfont(font_manager.FontProperties(
+                family=mpl.rcParams["font.family"], weight=weight, style=style),
+                fallback_to_default=False)
+            assert Path(found).resolve().is_relative_to(shipped), found
+    assert mpl.rcParams["mathtext.fontset"] == "dejavusans"

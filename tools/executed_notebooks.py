@@ -7,13 +7,16 @@ cell saved without output (it skips those), so this extension warns, and the bui
 when a notebook holds a code cell that was not executed, cells executed out of order (not one
 clean top-to-bottom run) or an error output, and when a markdown cell quotes an ``{eval}``
 expression with no stored result or a stored error (tools/user_expressions.py; `make test`
-checks that the stored results are current). `tools/execute-notebooks` re-executes notebooks
+checks that the stored results are current), and when an explorer's static page lacks the frame
+of some setting of its controls (a run without ``CFRLIB_EXPLORER_FRAMES=all``, see
+cfrlib.interactive). `tools/execute-notebooks` re-executes notebooks
 in place.
 """
 
 from __future__ import annotations
 
 import json
+import re
 
 from sphinx.util import logging
 
@@ -47,7 +50,16 @@ def notebook_problems(notebook: dict) -> list[str]:
             if output.get("output_type") == "error":
                 problems.append(f"code cell {number} saved an error: {output.get('ename')}: "
                                 f"{output.get('evalue')}")
+            page = "".join(output.get("data", {}).get("text/html", ""))
+            for found in _EXPLORER_DATA.finditer(page):
+                missing = json.loads(found.group(1))["frame_of"].count(None)
+                if missing:
+                    problems.append(f"code cell {number}: an explorer lacks {missing} of its "
+                                    "frames (saved without CFRLIB_EXPLORER_FRAMES=all)")
     return problems
+
+
+_EXPLORER_DATA = re.compile(r'class="cfrlib-explorer-data">(.*?)</script>', re.DOTALL)
 
 
 def check_notebooks(app, env, docnames) -> None:

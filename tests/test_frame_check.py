@@ -1,0 +1,118 @@
+"""tools/frame_check.py: an explorer's saved frames against a fresh run's, as pictures.
+
+The same figure drawn on another CPU may differ in a pixel (numpy's SIMD kernels differ in the
+last bit); that must pass. The figure of another setting of the controls must fail.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+import sys
+from pathlib import Path
+
+import ipywidgets as widgets
+import matplotlib
+import numpy as np
+import pytest
+from PIL import Image
+
+matplotlib.use("agg")
+
+from cfrlib import plotting  # noqa: E402
+from cfrlib.interactive import Explorer  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+from frame_check import explorer_differences, picture_difference  # noqa: E402
+
+
+def draw(rounds, rule):
+    # A small chapter-like figure: a curve, a title that names the setting, axis labels.
+    fig, ax = plotting.new_figure(width=5.2, height=4.6)
+    t = np.arange(1, rounds + 1)
+    ax.plot(t, np.cos(t / 7.0) / np.sqrt(t) if rule == "RM" else 1 / t)
+    ax.set_title(f"{rule}, self-play, {rounds} rounds")
+    ax.set_xlabel("round $t$")
+
+
+def explorer():
+    return Explorer(draw, {"rounds": widgets.IntSlider(value=40, min=10, max=100, step=30),
+                           "rule": widgets.ToggleButtons(options=["RM", "RM+"])})
+
+
+def edited(png: bytes, edit) -> bytes:
+    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).copy()
+    edit(pixels)
+    out = io.BytesIO()
+    Image.fromarray(pixels).save(out, format="png")
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def frames():
+    e = explorer()
+    return {key: e.render({"rounds": key[0], "rule": key[1]}).png
+            for key in ((40, "RM"), (70, "RM"), (40, "RM+"))}
+
+
+def test_the_same_render_and_a_one_pixel_difference_pass(frames):
+    png = frames[40, "RM"]
+    assert picture_difference(png, png) is None
+
+    def one_pixel(p):
+        p[315, 120] = 255 - p[315, 120]
+    assert picture_difference(png, edited(png, one_pixel)) is None
+
+
+def test_a_palette_shifted_by_a_few_levels_passes(frames):
+    def shift(p):
+        p[:] = np.clip(p.astype(int) + 3, 0, 255).astype(np.uint8)
+    assert picture_difference(frames[40, "RM"], edited(frames[40, "RM"], shift)) is None
+
+
+@pytest.mark.parametrize("other", [(70, "RM"), (40, "RM+")])
+def test_another_settings_figure_fails(frames, other):
+    why = picture_difference(frames[40, "RM"], frames[other])
+    assert why is not None and "pixels of" in why and "changed by more than 24 levels" in why
+
+
+def test_a_changed_size_fails(frames):
+    def crop(png):
+        image = Image.open(io.BytesIO(png))
+        out = io.BytesIO()
+        image.crop((0, 0, image.width - 1, image.height)).save(out, format="png")
+        return out.getvalue()
+    assert picture_difference(frames[40, "RM"], crop(frames[40, "RM"])).startswith("size ")
+
+
+def _data(e, mode):
+    page = e.static_html(mode)
+    return json.loads(re.search(r'class="cfrlib-explorer-data">(.*?)</script>', page).group(1))
+
+
+def test_a_sampled_run_is_compared_at_its_own_grid_points():
+    saved = _data(explorer(), "all")
+    fresh = _data(explorer(), "sample")
+    assert explorer_differences(saved, fresh) == []
+    # the frames of grid points 0 and 7 swapped in the saved page: both are found
+    swapped = dict(saved, frame_of=list(saved["frame_of"]))
+    swapped["frame_of"][0], swapped["frame_of"][7] = saved["frame_of"][7], saved["frame_of"][0]
+    found = explorer_differences(swapped, fresh)
+    assert [f.split(":")[0] for f in found] == ["grid point 0", "grid point 7"], found
+    assert "printed text" in found[0] or "figure differs" in found[0]
+    # a point the saved page lacks
+    missing = dict(saved, frame_of=[None] + saved["frame_of"][1:])
+    assert explorer_differences(missing, fresh) == ["grid point 0: no saved frame"]
+
+
+def test_a_one_pixel_difference_in_a_saved_frame_passes():
+    saved, fresh = _data(explorer(), "all"), _data(explorer(), "sample")
+    k = saved["frame_of"][fresh["frame_of"].index(0)]   # the saved frame of the first drawn point
+
+    def one_pixel(p):
+        p[200, 100] = 255 - p[200, 100]
+    png = edited(base64.b64decode(saved["images"][k]), one_pixel)
+    saved["images"][k] = base64.b64encode(png).decode("ascii")
+    assert explorer_differences(saved, fresh) == []
