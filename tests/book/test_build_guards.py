@@ -4,8 +4,10 @@ Each test makes a small book or notebook in a temporary folder, with this reposi
 configuration (pytest.ini, conftest.py, the nbval sanitize file, _config.yml, the build
 script), and checks that `make test` would fail on a notebook that raises or whose printed
 number changed, and that `make book` would fail on a broken cross-reference, on a notebook
-missing from _toc.yml, on a notebook saved unexecuted and on one that saved an error. A clean
-twin of each case passes, so each failure is caused by the one defect put in.
+missing from _toc.yml, on a notebook saved unexecuted, on one that saved an error, on a quoted
+number with no stored result and on an explorer saved without all its frames. The defects of
+the book share one build, each in its own notebook, and the log must name each at its place; a
+clean twin passes.
 
 A kernel that stops answering (a cell that sends SIGSTOP to its own kernel: alive, silent,
 idle) fails `make test` fast, after one restart, with "kernel stopped answering"; a notebook
@@ -14,6 +16,7 @@ whose kernel stops only once passes after the restart. The book build starts no 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -239,24 +242,35 @@ SAVED_ERROR = nbformat.v4.new_code_cell("1 / 0", execution_count=2, outputs=[
                            traceback=[])])
 
 
-def _small_book(root: Path, *, intro_extra: str = "", orphan: bool = False,
-                last_cell=("print('done')", None)) -> None:
-    """An introduction and one chapter notebook, with the repository's _config.yml and tools/."""
+def _explorer_cell(frame_of: list) -> nbformat.NotebookNode:
+    """A code cell whose saved output is an explorer's static page with these ``frame_of``."""
+    data = {"axes": [{"name": "x", "labels": ["0", "1"], "kind": "range", "default": 0}],
+            "shape": [2], "frame_of": frame_of, "images": ["iVBORw0KGgo="], "texts": [""],
+            "interval": 1000}
+    page = (f'<div class="cfrlib-explorer"><script type="application/json" '
+            f'class="cfrlib-explorer-data">{json.dumps(data)}</script></div>')
+    return nbformat.v4.new_code_cell("show()", execution_count=2, outputs=[
+        nbformat.v4.new_output("display_data", data={"text/html": page, "text/plain": "Explorer"})])
+
+
+def _small_book(root: Path, chapters: dict[str, list], *, intro_extra: str = "",
+                orphan: bool = False) -> None:
+    """An introduction and one notebook per entry of ``chapters`` (``{name: cells}``, each after
+    a title cell), with the repository's _config.yml and tools/."""
     shutil.copy(ROOT / "_config.yml", root / "_config.yml")
     shutil.copy(ROOT / "references.bib", root / "references.bib")
     shutil.copytree(ROOT / "tools", root / "tools", ignore=shutil.ignore_patterns("__pycache__"))
-    chapters = root / "chapters"
-    chapters.mkdir()
-    (chapters / "intro.md").write_text(INTRO + intro_extra)
-    _notebook(chapters / "chapter.ipynb",
-              [("print(6 * 7)", "42\n"), last_cell],
-              title="# A chapter\n\nBack to the {ref}`intro`.")
+    folder = root / "chapters"
+    folder.mkdir()
+    (folder / "intro.md").write_text(INTRO + intro_extra)
+    for name, cells in chapters.items():
+        _notebook(folder / f"{name}.ipynb", cells,
+                  title=f"# Chapter {name}\n\nBack to the {{ref}}`intro`.")
     if orphan:
-        _notebook(chapters / "orphan.ipynb", [("print(1)", "1\n")], title="# Not in the toc")
+        _notebook(folder / "orphan.ipynb", [("print(1)", "1\n")], title="# Not in the toc")
     (root / "_toc.yml").write_text(
-        "format: jb-book\nroot: chapters/intro\nparts:\n"
-        "  - caption: Part\n    chapters:\n      - file: chapters/chapter\n"
-    )
+        "format: jb-book\nroot: chapters/intro\nparts:\n  - caption: Part\n    chapters:\n"
+        + "".join(f"      - file: chapters/{name}\n" for name in chapters))
 
 
 def _build(root: Path) -> subprocess.CompletedProcess:
@@ -266,50 +280,50 @@ def _build(root: Path) -> subprocess.CompletedProcess:
     )
 
 
-@pytest.mark.parametrize(
-    "defect, book_options, expected_message",
-    [
-        (None, {}, None),
-        ("broken cross-reference", {"intro_extra": "\nSee {ref}`no-such-label`.\n"},
-         "undefined label: 'no-such-label'"),
-        ("notebook missing from the toc", {"orphan": True},
-         "document isn't included in any toctree"),
-        ("notebook saved unexecuted", {"last_cell": UNEXECUTED},
-         "code cell 1 was not executed"),
-        ("notebook saved with an error", {"last_cell": SAVED_ERROR},
-         "code cell 1 saved an error: ZeroDivisionError"),
-        ("quoted number with no stored result", {"last_cell": _quote(None)},
-         'cell 2 (markdown): {eval}`f"{6 * 7 / 100:.1%}"` has no stored result'),
-        # Built from its saved outputs: were the kernel started, this cell would stop it and the
-        # build would sit until the timeout of _build; it finishes, and starts no kernel.
-        (None, {"last_cell": (STOP_KERNEL, None)}, None),
-    ],
-    ids=["clean", "broken-reference", "missing-toc-entry", "unexecuted", "saved-error",
-         "unstored-quote", "kernel-would-stop"],
-)
-def test_book_build_fails_on_defect(tmp_path, defect, book_options, expected_message):
-    _small_book(tmp_path, **book_options)
+def test_a_clean_book_builds_without_a_kernel_and_shows_the_stored_quotes(tmp_path):
+    """The clean twin of the defects below. Built from its saved outputs: were a kernel
+    started, the cell that stops its own kernel would make the build sit until the timeout of
+    _build; it finishes and starts none. Each {eval} expression shows its stored result,
+    strings without their quotes (as jupyterlab-myst shows them)."""
+    quote = _quote({'f"{6 * 7 / 100:.1%}"': "'42.0%'", "x": "42"})
+    _small_book(tmp_path, {"chapter": [("print(6 * 7)", "42\n"), (STOP_KERNEL, None), quote],
+                           "explorer": [("print(6 * 7)", "42\n"), _explorer_cell([0, 0])]})
     run = _build(tmp_path)
     log = run.stdout + run.stderr
-    if defect is None:
-        assert run.returncode == 0, log[-4000:]
-        assert (tmp_path / "_build" / "html" / "chapters" / "chapter.html").is_file()
-        assert "front page:" in run.stdout
-        assert "Executing notebook" not in log
-    else:
-        assert run.returncode != 0, f"the build passed despite a {defect}:\n{log[-4000:]}"
-        assert expected_message in log, log[-4000:]
-
-
-def test_book_shows_the_stored_results_of_quoted_numbers(tmp_path):
-    """Built without a kernel, the page shows each {eval} expression's stored result, strings
-    without their quotes (as jupyterlab-myst shows them)."""
-    _small_book(tmp_path, last_cell=_quote({'f"{6 * 7 / 100:.1%}"': "'42.0%'", "x": "42"}))
-    run = _build(tmp_path)
-    assert run.returncode == 0, (run.stdout + run.stderr)[-4000:]
+    assert run.returncode == 0, log[-4000:]
+    assert "front page:" in run.stdout and "Executing notebook" not in log
     page = (tmp_path / "_build" / "html" / "chapters" / "chapter.html").read_text()
     text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
     assert "The answer is 42.0% of 42 ." in text, text[-2000:]
+    assert (tmp_path / "_build" / "html" / "chapters" / "explorer.html").is_file()
+
+
+DEFECTS = {   # notebook: (its cells after print(6 * 7), the message that names its defect)
+    "unexecuted": (UNEXECUTED, "code cell 1 was not executed"),
+    "saved_error": (SAVED_ERROR, "code cell 1 saved an error: ZeroDivisionError"),
+    "unstored_quote": (_quote(None),
+                       'cell 2 (markdown): {eval}`f"{6 * 7 / 100:.1%}"` has no stored result'),
+    "missing_frames": (_explorer_cell([0, None]),
+                       "code cell 1: an explorer lacks 1 of its frames (saved without "
+                       "CFRLIB_EXPLORER_FRAMES=all)"),
+}
+
+
+def test_book_build_fails_on_each_defect_and_names_it(tmp_path):
+    """One book with every defect, each in its own notebook (or in the introduction, or a
+    notebook left out of the toc): the build fails and its log names each defect at its
+    notebook, so each failure is caused by its own defect (the clean twin above passes)."""
+    _small_book(tmp_path, {name: [("print(6 * 7)", "42\n"), cell]
+                           for name, (cell, _) in DEFECTS.items()},
+                intro_extra="\nSee {ref}`no-such-label`.\n", orphan=True)
+    run = _build(tmp_path)
+    log = run.stdout + run.stderr
+    assert run.returncode != 0, f"the build passed despite its defects:\n{log[-4000:]}"
+    lines = log.splitlines()
+    for name, (_, message) in DEFECTS.items():
+        assert any(f"{name}" in line and message in line for line in lines), (name, log[-4000:])
+    assert "undefined label: 'no-such-label'" in log, log[-4000:]
+    assert "document isn't included in any toctree" in log and "orphan" in log, log[-4000:]
 
 
 def test_quoted_expressions_are_found_in_directives_not_in_code():
