@@ -306,7 +306,7 @@ class Explorer:
         mode = frames_mode() if mode is None else mode
         grid = self.grid()
         if mode == "all":
-            points = range(len(grid))
+            points: Sequence[int] = range(len(grid))
         elif mode == "sample":
             points = sample_points(len(grid), self.opening)
         elif mode == "opening":

@@ -1,10 +1,15 @@
-"""The command line, ``python -m cfrlib``: run as a subprocess, as a reader would run it."""
+"""The command line, ``python -m cfrlib``: once as a subprocess, as a reader would run it, and
+otherwise through ``cfrlib.cli.main`` in this process, with its output and exit status (a
+subprocess pays a second of imports each time)."""
 
+import contextlib
+import io
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -18,14 +23,31 @@ SEED_KEYS = ["expected_one_utility", "player_one_regret", "player_two_regret", "
              "player_one_strategy", "player_two_strategy"]
 
 
-def cfrlib_cli(*args, cwd):
+def cfrlib_subprocess(*args, cwd):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.run([sys.executable, "-m", "cfrlib", *map(str, args)], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300)
 
 
+def cfrlib_cli(*args, cwd):
+    """``cfrlib ARGS`` run by ``main`` in this process from the folder ``cwd``: its
+    ``returncode``, ``stdout`` and ``stderr``, as :func:`subprocess.run` gives them."""
+    out, err, here = io.StringIO(), io.StringIO(), os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main([str(a) for a in args])
+            except SystemExit as stop:         # argparse's usage errors and --version
+                code = stop.code
+    finally:
+        os.chdir(here)
+    return SimpleNamespace(returncode=code, stdout=out.getvalue(), stderr=err.getvalue())
+
+
 def test_solve_kuhn_prints_the_seeds_keys(tmp_path):
-    done = cfrlib_cli("solve", "kuhn", "--algorithm", "cfr+", "--iterations", 1000, cwd=tmp_path)
+    done = cfrlib_subprocess("solve", "kuhn", "--algorithm", "cfr+", "--iterations", 1000,
+                             cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""  # no progress bar when stderr is not a terminal
     result = json.loads(done.stdout)

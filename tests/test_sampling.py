@@ -433,6 +433,7 @@ def test_batched_iterations_equal_single_ones():
     assert single.average_strategy() == many.average_strategy()
 
 
+@pytest.mark.wheel
 def test_solvers_run_from_an_installed_wheel_with_their_own_cache(tmp_path):
     """cfrlib installed from a wheel into a folder of its own, used from another directory:
     the first process compiles the walk into ``NUMBA_CACHE_DIR`` (the override of numba's

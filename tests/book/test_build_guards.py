@@ -30,6 +30,7 @@ import nbformat
 import psutil
 import pytest
 
+pytestmark = pytest.mark.book
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
