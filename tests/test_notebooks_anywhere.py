@@ -6,7 +6,7 @@ packages are those of the test's own environment (a ``.pth`` line points at its 
 whose editable install of the checkout is not read from there), so nothing of the repository is
 on the kernel's path and no package is downloaded twice. Then:
 
-* one chapter, which plots recorded data, is copied alone into an empty folder and executed
+* one chapter, which writes and reads files of its own, is copied alone into an empty folder and executed
   there from top to bottom by that environment's kernel (tools/execute-notebooks);
 * every chapter's imports run in that environment, from an empty folder;
 * no chapter names a file of the repository (a path that exists beside the chapters or at the
@@ -33,7 +33,7 @@ import pytest
 pytestmark = pytest.mark.wheel
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb"))
-RUN_IN_FULL = "05_chance_sampling"   # plots recorded curves and compiles a sampling walk
+RUN_IN_FULL = "10_your_own_game"   # writes game files into its folder, loads and solves them
 
 
 def _clean_env() -> dict[str, str]:
