@@ -6,8 +6,10 @@ packages are those of the test's own environment (a ``.pth`` line points at its 
 whose editable install of the checkout is not read from there), so nothing of the repository is
 on the kernel's path and no package is downloaded twice. Then:
 
-* one chapter, which writes and reads files of its own, is copied alone into an empty folder and executed
-  there from top to bottom by that environment's kernel (tools/execute-notebooks);
+* one chapter (one without compiled walks, which numba would compile again for the wheel) is
+  copied alone into an empty folder and executed there from top to bottom by that
+  environment's kernel (tools/execute-notebooks);
+* a sampling solver compiles its walk into a numba cache of its own and loads it back;
 * every chapter's imports run in that environment, from an empty folder;
 * no chapter names a file of the repository (a path that exists beside the chapters or at the
   root), and every recorded data set a chapter loads comes with the wheel.
@@ -33,7 +35,7 @@ import pytest
 pytestmark = pytest.mark.wheel
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb"))
-RUN_IN_FULL = "10_your_own_game"   # writes game files into its folder, loads and solves them
+RUN_IN_FULL = "02_extensive_form_games"   # draws the Kuhn tree, walks Leduc and Bluff: no compiled code
 
 
 def _clean_env() -> dict[str, str]:
@@ -93,6 +95,24 @@ def test_a_chapter_runs_alone(wheel_env, tmp_path):
         cwd=tmp_path, env=_clean_env(), capture_output=True, text=True)
     assert run.returncode == 0, (run.stdout + run.stderr)[-4000:]
     assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".ipynb") == [chapter.name]
+
+
+def test_solvers_run_from_the_wheel_with_their_own_numba_cache(wheel_env, tmp_path):
+    """Used from another directory, the wheel's first process compiles a walk into
+    ``NUMBA_CACHE_DIR`` (the override of numba's cache place), the second loads it, and both
+    give this checkout's numbers. (External sampling only: a cold compile takes some seconds.)"""
+    from cfrlib import ExternalSamplingMCCFR, games
+
+    script = ("import cfrlib; from cfrlib import games; print(cfrlib.__file__); "
+              "print(cfrlib.ExternalSamplingMCCFR(games.leduc(), seed=5).iterate(200).exploitability())")
+    env = {k: v for k, v in _clean_env().items() if not k.startswith("NUMBA_")}
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / "numba")
+    runs = [subprocess.run([str(wheel_env), "-c", script], cwd=tmp_path, env=env, check=True,
+                           capture_output=True, text=True).stdout.splitlines() for _ in range(2)]
+    assert runs[0] == runs[1]
+    assert runs[0][0].startswith(str(wheel_env.parents[1]))
+    assert any((tmp_path / "numba").rglob("*kernels.external_sampling*.nbi"))
+    assert runs[0][1] == str(ExternalSamplingMCCFR(games.leduc(), seed=5).iterate(200).exploitability())
 
 
 def _imports(chapter: Path) -> list[str]:

@@ -9,10 +9,6 @@ bad input, and the state backend on a game too large to compile.
 import json
 import os
 import re
-import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,7 +22,6 @@ from cfrlib.solvers.sampling import TableStrategy
 from cfrlib.textbook import sampling as textbook
 
 KUHN, LEDUC = games.kuhn(), games.leduc()
-ROOT = Path(__file__).resolve().parents[1]
 
 # name -> constructor(game, seed, backend)
 SOLVERS = {
@@ -431,37 +426,6 @@ def test_batched_iterations_equal_single_ones():
     assert single.iterations == many.iterations == 2500
     assert single.nodes_touched == many.nodes_touched
     assert single.average_strategy() == many.average_strategy()
-
-
-@pytest.mark.wheel
-def test_solvers_run_from_an_installed_wheel_with_their_own_cache(tmp_path):
-    """cfrlib installed from a wheel into a folder of its own, used from another directory:
-    the first process compiles the walk into ``NUMBA_CACHE_DIR`` (the override of numba's
-    cache place), the second loads it, and both give the numbers of this checkout. (External
-    sampling only: a cold compile of one walk takes some seconds.)"""
-    root = ROOT
-    source = tmp_path / "source"
-    source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
-        (source / name).write_bytes((root / name).read_bytes())
-    shutil.copytree(root / "cfrlib", source / "cfrlib",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--wheel-dir", str(tmp_path / "wheel"), str(source)], check=True, capture_output=True)
-    (wheel,) = (tmp_path / "wheel").glob("cfrlib-*.whl")
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                    "--target", str(tmp_path / "site"), str(wheel)], check=True, capture_output=True)
-    script = ("import cfrlib; from cfrlib import games; g = games.leduc(); "
-              "print(cfrlib.__file__); "
-              "print(cfrlib.ExternalSamplingMCCFR(g, seed=5).iterate(200).exploitability())")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHONPATH", "NUMBA_"))}
-    env.update(PYTHONPATH=str(tmp_path / "site"), NUMBA_CACHE_DIR=str(tmp_path / "numba"))
-    runs = [subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, check=True,
-                           capture_output=True, text=True).stdout.splitlines() for _ in range(2)]
-    assert runs[0] == runs[1]
-    assert runs[0][0].startswith(str(tmp_path / "site"))
-    assert any((tmp_path / "numba").rglob("*kernels.external_sampling*.nbi"))
-    assert runs[0][1] == str(ExternalSamplingMCCFR(LEDUC, seed=5).iterate(200).exploitability())
 
 
 def test_numba_cache_falls_back_to_the_temporary_directory(monkeypatch):
