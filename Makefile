@@ -14,6 +14,8 @@ VENV   := .venv
 BIN    := $(CURDIR)/$(VENV)/bin
 # Test workers: 2 cores here; notebooks stay whole on one worker (--dist loadfile).
 JOBS   ?= 2
+# More pytest options for make test and make check, e.g. ARGS="--durations=0" or ARGS="-k lp".
+ARGS   ?=
 
 # The stamp is keyed on the pinned requirements, on pyproject.toml and on whether the cfrlib
 # package exists yet (an editable install only maps packages that existed when it ran).
@@ -72,13 +74,13 @@ book: venv assets
 	@PATH="$(BIN):$$PATH" tools/build-book .
 
 test: venv
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --durations=5
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --durations=5 $(ARGS)
 
 # The quick tier, to run while working: cfrlib's unit tests, without the notebooks, the browser,
 # book builds or wheel builds (markers in pytest.ini).
 check: venv
 	$(BIN)/python -m pytest -n $(JOBS) -p no:cacheprovider tests --ignore=tests/browser \
-	  -m "not book and not wheel" --durations=5
+	  -m "not book and not wheel" --durations=5 $(ARGS)
 
 # The book publishes the committed outputs: after editing a notebook, execute it here, then
 # run make test (strict nbval checks that a fresh run reproduces every output).
