@@ -30,7 +30,7 @@ NODES = {
     "plus": (5.5, -2.2, "CFR+\nTammelin 2014", "chapter 7"),
     "linear": (9.5, -2.2, "Linear CFR\nBrown & Sandholm 2019", "chapter 7"),
     "dcfr": (13.5, -2.2, "DCFR\nBrown & Sandholm 2019", "chapter 8"),
-    "pcfr": (13.5, 0.1, "Predictive CFR+\nFarina et al. 2021", "beyond the comparison"),
+    "pcfr": (13.5, 0.1, "Predictive CFR+\nFarina et al. 2021", "chapters 8, 9"),
 }
 FAMILY = {"rm": "#eeeeee", "cfr": "#d6e4f5", "cs": "#fde2c8", "es": "#fde2c8", "os": "#fde2c8",
           "plus": "#d9f0d3", "linear": "#d9f0d3", "dcfr": "#d9f0d3", "pcfr": "#d9f0d3"}
