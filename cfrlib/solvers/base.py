@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 from typing_extensions import Self
 
-from ..checks import check_iterations, check_seed, check_tolerance  # noqa: F401 (re-exported: their old home)
+from ..checks import check_iterations, check_tolerance
 from ..errors import SolverError
 from ..evaluation import exploitability
 from ..game import Game
