@@ -10,10 +10,10 @@ recursive versions of every algorithm, for reading, live in :mod:`cfrlib.textboo
 from typing import TYPE_CHECKING, Any
 
 from . import games, theory
-from .abstraction import AbstractionError, abstract_game, lift_strategy, rank_buckets
-from .errors import (CfrlibError, ChanceProbabilityError, GameError, GameFormatError,
-                     ImperfectRecallError, InfosetMismatchError, NotZeroSumError, SolverError,
-                     StrategyError)
+from .abstraction import abstract_game, lift_strategy, rank_buckets
+from .errors import (AbstractionError, CfrlibError, ChanceProbabilityError, GameError,
+                     GameFormatError, ImperfectRecallError, InfosetMismatchError, NotZeroSumError,
+                     SolverError, StrategyError)
 from .evaluation import (BestResponse, best_response, best_response_value, exploitability,
                          expected_value, nash_conv)
 from .game import CHANCE, TERMINAL, Game, State

@@ -33,17 +33,13 @@ from collections.abc import Callable
 
 from typing import TYPE_CHECKING, Union
 
-from .errors import GameError, ImperfectRecallError, InfosetMismatchError
+from .errors import AbstractionError, ImperfectRecallError, InfosetMismatchError
 from .game import Game, State
 from .strategy import Strategy, StrategyLike, as_strategy
 from .tree import Tree
 
 if TYPE_CHECKING:  # games.leduc is imported when a RankBuckets is made (the games import this)
     from .games.leduc import Leduc
-
-
-class AbstractionError(GameError):
-    """A bucket function or abstraction size that cannot make an abstract game."""
 
 
 BucketFunction = Union[Callable[[str], str], tuple[Callable[[str], str], Callable[[str], str]]]
@@ -153,7 +149,7 @@ def abstract_game(game: Game, bucket_of: BucketFunction, name: str | None = None
     else (histories, chance, legal actions, payoffs) is the real game's. The abstract game is
     compiled at once, so that a bucket function that breaks perfect recall (see the module
     docstring) or merges infosets with different legal actions fails here, with an
-    :class:`AbstractionError` naming the infoset.
+    :class:`~cfrlib.errors.AbstractionError` naming the infoset.
     """
     abstract = AbstractGame(game, bucket_of, name)
     abstract.tree()
@@ -269,6 +265,6 @@ def rank_buckets(game: Leduc, k: int) -> RankBuckets:
     ``k = game.ranks`` every rank is its own bucket: on a suit-isomorphic game
     (``suit_isomorphism=True``) this is the identity, the same game; on a game that tells suits
     apart it merges exactly the cards that differ only in suit, which loses nothing. Raises an
-    :class:`AbstractionError` for other games and for ``k`` out of range.
+    :class:`~cfrlib.errors.AbstractionError` for other games and for ``k`` out of range.
     """
     return RankBuckets(game, k)

@@ -2,8 +2,7 @@
 probability distributions, each refused with a message that names the argument.
 
 This module sits just above :mod:`cfrlib.errors`, below the games, the compiled tree and the
-solvers, so that every layer can use it (the solvers' module :mod:`cfrlib.solvers.base`
-re-exports the old names). It also holds the one probability tolerance of the library.
+solvers, so that every layer can use it. It also holds the one probability tolerance of the library.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from . import sequence_form as sf
+from .errors import CfrlibError
 from .game import Game
 from .sequence_form import SequenceForm, sequence_form, terminal_utility
 from .strategy import Strategy, StrategyLike, as_strategy
@@ -160,4 +161,4 @@ def exploitability(game: Game, strategy: StrategyLike) -> float:
 
 def _check_player(player: int) -> None:
     if player not in (0, 1):
-        raise ValueError(f"player must be 0 or 1, got {player!r}")
+        raise CfrlibError(f"player must be 0 or 1, got {player!r}")

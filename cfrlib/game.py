@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
+from .errors import GameError
 from .players import CHANCE, TERMINAL
 from .tree import History, NodeTable, Tree, compile_game, describe_history
 
@@ -53,7 +54,7 @@ class State(ABC):
 
     def chance_outcomes(self) -> list[tuple[str, float]]:
         """``(outcome, probability)`` pairs at a chance node; the probabilities sum to 1."""
-        raise ValueError(f"{self!r} is not a chance node")
+        raise GameError(f"chance_outcomes: {self!r} is not a chance node (is_chance() is False)")
 
     @abstractmethod
     def child(self, action: str) -> "State":

@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .checks import check_iterations, sums_to_one
-from .errors import StrategyError
+from .errors import SolverError, StrategyError
 from .games.matrix import MatrixGame, matrix_game
 
 Mix = Union[Mapping[str, float], ArrayLike]
@@ -81,7 +81,7 @@ def run_regret_matching(game: MatrixGame | ArrayLike, iterations: int, *,
         game = matrix_game(game)
     T = check_iterations(iterations)
     if averaging not in ("uniform", "linear"):
-        raise ValueError(f"averaging must be 'uniform' or 'linear', got {averaging!r}")
+        raise SolverError(f"averaging must be 'uniform' or 'linear', got {averaging!r}")
     A = game.payoffs
     sizes = A.shape
     start: list[Mix | None] = [None, None] if initial is None else list(initial)

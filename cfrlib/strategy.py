@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .checks import sums_to_one
-from .errors import StrategyError
+from .errors import InfosetKeyError, StrategyError
 from .game import Game
 from .tree import Tree
 
@@ -32,7 +32,9 @@ class Strategy(Mapping[InfosetKey, dict[str, float]]):
     """A strategy profile for both players of ``game`` (or one player's part of it).
 
     Keys are infoset keys; values are ``{action: probability}`` dictionaries. When both players
-    have an infoset of the same name, use :meth:`player` to pick one.
+    have an infoset of the same name, use :meth:`player` or a ``(player, key)`` pair to pick one.
+    A key the game does not have, or that both players use, raises
+    :class:`~cfrlib.errors.InfosetKeyError` (a ``KeyError``).
     """
 
     def __init__(self, game: Game, probs: ArrayLike) -> None:
@@ -58,7 +60,7 @@ class Strategy(Mapping[InfosetKey, dict[str, float]]):
         probabilities that are negative or do not sum to 1, and missing infosets.
         """
         if missing not in ("error", "uniform"):
-            raise ValueError(f"missing must be 'error' or 'uniform', got {missing!r}")
+            raise StrategyError(f"missing must be 'error' or 'uniform', got {missing!r}")
         tree = game.tree()
         probs = np.full(tree.action_mask.shape, np.nan)
         for key, dist in mapping.items():
@@ -135,11 +137,7 @@ class Strategy(Mapping[InfosetKey, dict[str, float]]):
         return {a: float(q) for a, q in zip(self.tree.infoset_actions[I], self._probs[I])}
 
     def __getitem__(self, key: InfosetKey) -> dict[str, float]:
-        try:
-            I = _resolve(self.tree, key, self.game.name)
-        except StrategyError as err:
-            raise KeyError(str(err)) from None
-        return self._row(I)
+        return self._row(_resolve(self.tree, key, self.game.name))
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.tree.infoset_keys)
@@ -204,13 +202,13 @@ def _resolve(tree: Tree, key: InfosetKey, game_name: str) -> int:
     if isinstance(key, tuple) and len(key) == 2 and key[0] in (0, 1):
         if tree.has_infoset(*key):
             return tree.infoset_index(*key)
-        raise StrategyError(f"player {key[0]} has no infoset {key[1]!r} in {game_name}")
+        raise InfosetKeyError(f"player {key[0]} has no infoset {key[1]!r} in {game_name}")
     found = [tree.infoset_index(p, key) for p in (0, 1)
              if isinstance(key, str) and tree.has_infoset(p, key)]
 
     if not found:
-        raise StrategyError(f"{game_name} has no infoset {key!r}")
+        raise InfosetKeyError(f"{game_name} has no infoset {key!r}")
     if len(found) > 1:
-        raise StrategyError(f"both players have an infoset {key!r} in {game_name}; "
-                            "use a (player, key) pair")
+        raise InfosetKeyError(f"both players have an infoset {key!r} in {game_name}; "
+                              "use a (player, key) pair")
     return found[0]

@@ -30,8 +30,8 @@ import pytest
 
 import cfrlib
 from cfrlib import games
-from cfrlib.abstraction import (AbstractGame, AbstractionError, abstract_game, lift_strategy,
-                                rank_buckets)
+from cfrlib.abstraction import AbstractGame, abstract_game, lift_strategy, rank_buckets
+from cfrlib.errors import AbstractionError
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-from cfrlib import checks, solvers
 from cfrlib.checks import (PROBABILITY_TOLERANCE, check_iterations, check_probability, check_seed,
                            check_tolerance, sums_to_one)
 from cfrlib.errors import SolverError
@@ -38,8 +37,3 @@ def test_one_tolerance_per_outcome():
     assert sums_to_one(3 * 0.333333, 3)               # a file's six decimals
     assert not sums_to_one(3 * 0.333332, 3)            # 4e-6 off: more than 3 x 1e-6
     assert list(sums_to_one(np.array([1.0, 0.9, 1 + 1e-6]), np.array([2, 2, 2]))) == [True, False, True]
-
-
-def test_the_solvers_keep_the_old_names():
-    assert solvers.base.check_iterations is checks.check_iterations
-    assert solvers.base.check_seed is checks.check_seed

@@ -69,7 +69,7 @@ def test_strategies_off_the_family_are_exploitable(infoset, change):
 
 
 def test_alpha_outside_the_family_is_refused():
-    with pytest.raises(ValueError, match=r"alpha in \[0, 1/3\]"):
+    with pytest.raises(cfrlib.StrategyError, match=r"alpha in \[0, 1/3\], got 0.5"):
         KUHN.equilibrium(0.5)
 
 
@@ -126,7 +126,7 @@ def test_counterfactual_regrets_are_what_one_cfr_iteration_adds(game):
         assert np.allclose((uniform.probs * regrets[p]).sum(axis=1), 0.0, atol=1e-12)
     solver = cfrlib.CFR(game, alternating=False).iterate(1)
     assert np.allclose(solver.cumulative_regret(), regrets[0] + regrets[1], atol=1e-12)
-    with pytest.raises(ValueError, match="player must be 0 or 1"):
+    with pytest.raises(cfrlib.CfrlibError, match="player must be 0 or 1, got 2"):
         cfrlib.evaluation.counterfactual_regrets(game, uniform, 2)
 
 

@@ -9,10 +9,10 @@ import pytest
 import cfrlib
 from cfrlib import games
 from cfrlib.errors import (CfrlibError, ChanceProbabilityError, GameError, GameFormatError,
-                           ImperfectRecallError, InfosetMismatchError, NotZeroSumError)
+                           ImperfectRecallError, InfosetMismatchError, NoActionsError,
+                           NotConstantSumError, NotZeroSumError)
 from cfrlib.game import CHANCE, TERMINAL
-from cfrlib.games.explicit import (ExplicitGame, Node, NoActionsError, NotConstantSumError,
-                                   explicit_from_game)
+from cfrlib.games.explicit import ExplicitGame, Node, explicit_from_game
 from cfrlib.games.formats import (DuplicateInfosetError, EfgParseError, JsonFormatError,
                                   UnknownFormatError, dumps)
 from cfrlib.games.formats.efg import read_efg, write_efg

@@ -93,12 +93,31 @@ def test_leduc_variants_and_isomorphism():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    (dict(ranks=1), "ranks"), (dict(suits=0), "suits"), (dict(ranks=14), "ranks"),
-    (dict(ante=0), "ante"), (dict(raise_sizes=(2,)), "per round"), (dict(max_raises=-1), "max_raises"),
+    (dict(ranks=1), "ranks must be an integer from 2 to 13, got 1"),
+    (dict(suits=0), "suits must be an integer from 1 to 4, got 0"),
+    (dict(ranks=14), "ranks must be an integer from 2 to 13, got 14"),
+    (dict(ranks=2, suits=1), "ranks=2 and suits=1 make a deck of 2 cards; it needs at least 3"),
+    (dict(ante=0), "ante must be a positive number, got 0"),
+    (dict(raise_sizes=(2,)), r"raise_sizes must be two positive numbers \(one per round\), got \(2,\)"),
+    (dict(raise_sizes=3), "raise_sizes must be two positive numbers"),
+    (dict(raise_sizes=(2, "4")), "raise_sizes must be two positive numbers"),
+    (dict(max_raises=-1), "max_raises must be a non-negative integer or two .*, got -1$"),
+    (dict(max_raises=2.0), "max_raises must be a non-negative integer or two .*, got 2.0$"),
 ])
 def test_leduc_rejects_bad_options(kwargs, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(cfrlib.GameError, match="^leduc: " + message):
         games.leduc(**kwargs)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(dice=(1,)), r"dice must be two positive integers \(player 0's, player 1's\), got \(1,\)"),
+    (dict(dice=2), "dice must be two positive integers"),
+    (dict(dice=(1, 0)), r"dice must be .*, got \(1, 0\)"),
+    (dict(sides=10), "sides must be an integer from 2 to 9, got 10"),
+])
+def test_bluff_rejects_bad_options(kwargs, message):
+    with pytest.raises(cfrlib.GameError, match="^bluff: " + message):
+        games.bluff(**kwargs)
 
 
 def test_bluff_rules():
@@ -141,5 +160,5 @@ def test_state_api_predicates():
     z = play(games.kuhn(), "K", "J", "bet", "pass")
     assert z.current_player() == TERMINAL and z.is_terminal() and not z.is_chance()
     assert games.kuhn().initial_state().current_player() == CHANCE
-    with pytest.raises(ValueError, match="not a chance node"):
+    with pytest.raises(cfrlib.GameError, match=r"chance_outcomes: KuhnState\('KJ', ''\) is not a chance node"):
         play(games.kuhn(), "K", "J").chance_outcomes()

@@ -109,7 +109,7 @@ def test_bad_arguments():
         run_regret_matching(games.rps(), 5, opponent=[1, 0, 0], initial=(None, [0, 1, 0]))
     with pytest.raises(StrategyError, match=r"initial\[0\]"):
         run_regret_matching(games.rps(), 5, initial=([1, 1, 0], None))
-    with pytest.raises(ValueError, match="averaging"):
+    with pytest.raises(SolverError, match="averaging must be 'uniform' or 'linear', got 'quadratic'"):
         run_regret_matching(games.rps(), 5, averaging="quadratic")
 
 

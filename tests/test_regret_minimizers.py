@@ -148,9 +148,3 @@ def test_bad_minimizers(kuhn):
         HedgeCFR(kuhn, payoff_range=-1.0)
     with pytest.raises(SolverError, match="beta must be in"):
         RegretMatching(beta=math.nan)
-
-
-def test_the_old_pruning_keyword_still_counts(leduc):
-    old, new = CFRPlus(leduc, pruning=True).iterate(20), CFRPlus(leduc, count_pruned=True).iterate(20)
-    assert old.count_pruned and old.pruning
-    assert old.nodes_touched == new.nodes_touched < 20 * 2 * leduc.tree().num_nodes

@@ -21,6 +21,7 @@ from math import factorial, prod
 
 import numpy as np
 
+from ..errors import GameError
 from ..game import CHANCE, TERMINAL, Game, State
 from ..tree import NodeTable
 
@@ -31,10 +32,12 @@ class Bluff(Game):
     """Liar's dice for two players with any number of dice and sides."""
 
     def __init__(self, dice: Sequence[int] = (1, 1), sides: int = 6) -> None:
-        if (len(dice) != 2 or not all(isinstance(d, int) and d >= 1 for d in dice)):
-            raise ValueError(f"bluff: dice must be two positive integers, got {dice!r}")
+        if not (isinstance(dice, Sequence) and len(dice) == 2
+                and all(isinstance(d, int) and d >= 1 for d in dice)):
+            raise GameError(f"bluff: dice must be two positive integers (player 0's, player 1's), "
+                            f"got {dice!r}")
         if not (isinstance(sides, int) and 2 <= sides <= 9):
-            raise ValueError(f"bluff: sides must be an integer from 2 to 9, got {sides!r}")
+            raise GameError(f"bluff: sides must be an integer from 2 to 9, got {sides!r}")
         self.dice: tuple[int, ...] = tuple(dice)
         self.sides = sides
         total = sum(dice)

@@ -12,11 +12,11 @@ wrong: children that do not form a tree, as many action names as children, chanc
 sharing a chance infoset name with different outcomes or probabilities
 (:class:`~cfrlib.errors.InfosetMismatchError`), and the constant-sum rule of the Rust ``cfr``
 crate: the range of ``u_0(z) + u_1(z)`` over the terminals ``Z`` is at most 0.1% of the range
-of ``u_0(z)`` (:class:`NotConstantSumError`); the game's ``constant_sum`` is the midpoint of
-that range and player 1's utility is taken as ``constant_sum - u_0(z)``. Everything a game of
-any kind can get wrong (actions, chance probabilities, payoffs, infosets, perfect recall) is
-checked by the one validator of the compiler (:func:`cfrlib.tree.build_tree`), which runs as
-the game is built and names the nodes through ``ExplicitGame.describe``. Chance
+of ``u_0(z)`` (:class:`~cfrlib.errors.NotConstantSumError`); the game's ``constant_sum`` is the
+midpoint of that range and player 1's utility is taken as ``constant_sum - u_0(z)``. Everything
+a game of any kind can get wrong (actions, chance probabilities, payoffs, infosets, perfect
+recall) is checked by the one validator of the compiler (:func:`cfrlib.tree.build_tree`), which
+runs as the game is built and names the nodes through ``ExplicitGame.describe``. Chance
 probabilities rounded in a file (1/3 written 0.333333) are accepted and rescaled there.
 
 :func:`~cfrlib.games.explicit_from_game` turns any game into this form (for saving the built-in games).
@@ -30,17 +30,12 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..errors import ChanceProbabilityError, GameError, InfosetMismatchError, NotZeroSumError
-from ..errors import NoActionsError  # noqa: F401 (re-exported from its old home)
+from ..errors import ChanceProbabilityError, GameError, InfosetMismatchError, NotConstantSumError
 from ..game import CHANCE, TERMINAL, Game, State
 from ..tree import History, Tree, describe_history
 
 CONSTANT_SUM_RATIO = 1e-3
 """The range of ``u_0 + u_1`` may be at most this fraction of the range of ``u_0``."""
-
-
-class NotConstantSumError(NotZeroSumError):
-    """Terminal payoffs whose sum ``u_0 + u_1`` varies by more than 0.1% of the range of ``u_0``."""
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ is -1/18.
 
 from __future__ import annotations
 
+from ..errors import StrategyError
 from ..game import CHANCE, TERMINAL, Game, State
 from ..strategy import Strategy
 
@@ -94,7 +95,7 @@ class Kuhn(Game):
         """
 
         if not 0.0 <= alpha <= 1.0 / 3.0:
-            raise ValueError(f"Kuhn's equilibria have alpha in [0, 1/3], got {alpha!r}")
+            raise StrategyError(f"Kuhn's equilibria have alpha in [0, 1/3], got {alpha!r}")
         bet = {"J": alpha, "Q": 0.0, "K": 3 * alpha, "Jpb": 0.0, "Qpb": alpha + 1 / 3, "Kpb": 1.0,
                "Jp": 1 / 3, "Qp": 0.0, "Kp": 1.0, "Jb": 0.0, "Qb": 1 / 3, "Kb": 1.0}
         return Strategy.from_dict(self, {k: {"pass": 1.0 - b, "bet": b} for k, b in bet.items()})

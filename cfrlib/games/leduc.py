@@ -24,12 +24,14 @@ but the tree has 288 infosets instead of 936.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ..errors import GameError
 from ..game import CHANCE, TERMINAL, Game, State
 from ..tree import NodeTable
 
@@ -39,6 +41,10 @@ ACTIONS = ("fold", "call", "raise")
 _LETTER = {"fold": "f", "call": "c", "raise": "r"}
 
 
+def _is_positive(x: object) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and 0 < float(x) < math.inf
+
+
 class Leduc(Game):
     """Leduc hold'em with configurable deck, ante, raise sizes and raise caps."""
 
@@ -46,22 +52,26 @@ class Leduc(Game):
                  raise_sizes: Sequence[float] = (2, 4), max_raises: int | Sequence[int] = 2,
                  suit_isomorphism: bool = False) -> None:
         if not (isinstance(ranks, int) and 2 <= ranks <= len(RANK_NAMES)):
-            raise ValueError(f"leduc: ranks must be an integer from 2 to 13, got {ranks!r}")
+            raise GameError(f"leduc: ranks must be an integer from 2 to 13, got {ranks!r}")
         if not (isinstance(suits, int) and 1 <= suits <= len(SUIT_NAMES)):
-            raise ValueError(f"leduc: suits must be an integer from 1 to 4, got {suits!r}")
+            raise GameError(f"leduc: suits must be an integer from 1 to 4, got {suits!r}")
         if ranks * suits < 3:
-            raise ValueError("leduc: the deck needs at least 3 cards (two private, one board)")
-        if isinstance(max_raises, int):
-            max_raises = (max_raises, max_raises)
-        if len(raise_sizes) != 2 or len(max_raises) != 2:
-            raise ValueError("leduc: raise_sizes and max_raises give one value per round (two rounds)")
-        if not all(x > 0 for x in raise_sizes) or ante <= 0:
-            raise ValueError(f"leduc: ante {ante!r} and raise sizes {raise_sizes!r} must be positive")
-        if not all(isinstance(m, int) and m >= 0 for m in max_raises):
-            raise ValueError(f"leduc: max_raises must be non-negative integers, got {max_raises!r}")
+            raise GameError(f"leduc: ranks={ranks} and suits={suits} make a deck of {ranks * suits} "
+                            "cards; it needs at least 3 (two private, one board)")
+        if not _is_positive(ante):
+            raise GameError(f"leduc: ante must be a positive number, got {ante!r}")
+        if not (isinstance(raise_sizes, Sequence) and len(raise_sizes) == 2
+                and all(map(_is_positive, raise_sizes))):
+            raise GameError(f"leduc: raise_sizes must be two positive numbers (one per round), "
+                            f"got {raise_sizes!r}")
+        caps = (max_raises, max_raises) if isinstance(max_raises, int) else max_raises
+        if not (isinstance(caps, Sequence) and len(caps) == 2
+                and all(isinstance(m, int) and m >= 0 for m in caps)):
+            raise GameError(f"leduc: max_raises must be a non-negative integer or two (one per "
+                            f"round), got {max_raises!r}")
         self.ranks, self.suits, self.ante = ranks, suits, ante
         self.raise_sizes: tuple[float, ...] = tuple(raise_sizes)
-        self.max_raises: tuple[int, ...] = tuple(max_raises)
+        self.max_raises: tuple[int, ...] = tuple(caps)
         self.suit_isomorphism = bool(suit_isomorphism)
         names = RANK_NAMES[len(RANK_NAMES) - 1 - ranks:-1] if ranks < len(RANK_NAMES) else RANK_NAMES
         if self.suit_isomorphism:

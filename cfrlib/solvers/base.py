@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 from typing_extensions import Self
 
-from ..checks import check_iterations, check_seed, check_tolerance  # noqa: F401 (re-exported: their old home)
+from ..checks import check_iterations, check_tolerance
 from ..errors import SolverError
 from ..evaluation import exploitability
 from ..game import Game
@@ -285,7 +285,8 @@ def register(short_name: str) -> Callable[[SolverClass], SolverClass]:
     """Class decorator: list a solver class in :data:`SOLVERS` under ``short_name``."""
     def decorate(klass: SolverClass) -> SolverClass:
         if short_name in SOLVERS:
-            raise ValueError(f"two solvers registered as {short_name!r}")
+            raise SolverError(f"register: {SOLVERS[short_name].__qualname__} is already registered "
+                              f"as {short_name!r}; give {klass.__qualname__} another short_name")
         klass.short_name = short_name
         SOLVERS[short_name] = klass
         return klass

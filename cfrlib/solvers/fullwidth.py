@@ -62,10 +62,10 @@ Conventions (those of OpenSpiel 2.0.2, whose published numbers the tests reprodu
   rounding spread (see ``tests/test_fullwidth.py``).
 * ``nodes_touched`` counts the nodes a recursive traversal touches: ``2 |H|`` an iteration with
   alternating updates (one walk per player), ``|H|`` with simultaneous updates (one walk that
-  updates both). With ``count_pruned=True`` (formerly ``pruning=True``, a name kept working) it
-  counts the walk with the two-phase cut of Lanctot's thesis: a node of the updating player
-  ``i`` where ``pi_{-i}(h) = 0`` (chance included) and ``pi_i(h) = 0`` is touched but its subtree
-  is not; with simultaneous updates, any decision node where ``pi_0(h) = pi_1(h) = 0``. Cutting
+  updates both). With ``count_pruned=True`` it counts the walk with the two-phase cut of
+  Lanctot's thesis: a node of the updating player ``i`` where ``pi_{-i}(h) = 0`` (chance
+  included) and ``pi_i(h) = 0`` is touched but its subtree is not; with simultaneous updates,
+  any decision node where ``pi_0(h) = pi_1(h) = 0``. Cutting
   changes no number (everything below such a node is weighted by zero). The engine computes the
   full arrays either way, because on the compiled tree skipping the zero entries costs more
   than it saves: on Bluff 1x1 after 20 CFR+ iterations, 85% of the terminals have zero opponent
@@ -90,8 +90,7 @@ from ..sequence_form import SequenceForm
 from ..strategy import Strategy
 from ..tree import Tree
 from .base import Solver, register
-from .regret_minimizers import (Hedge, RegretMatching, RegretMinimizer, _check_exponent, _discount,  # noqa: F401
-                                minimizer_from)
+from .regret_minimizers import Hedge, RegretMatching, RegretMinimizer, _check_exponent, minimizer_from
 
 
 class Cuts(NamedTuple):
@@ -145,8 +144,8 @@ class FullWidthCFR(Solver):
     ``(alpha, beta, predictive)`` as the local regret minimizer; ``regret_minimizer`` replaces it
     by any :class:`~cfrlib.solvers.regret_minimizers.RegretMinimizer` (or a name: ``"rm"``,
     ``"rm+"``, ``"prm+"``, ``"hedge"``). ``count_pruned`` makes :attr:`nodes_touched` count the
-    nodes a recursive walk with the two-phase cut would touch (the numbers computed do not change);
-    ``pruning`` is its old name, deprecated. See the module docstring for the conventions.
+    nodes a recursive walk with the two-phase cut would touch (the numbers computed do not change).
+    See the module docstring for the conventions.
     """
 
     name = "CFR engine"
@@ -154,7 +153,7 @@ class FullWidthCFR(Solver):
 
     def __init__(self, game: Game, alpha: float = math.inf, beta: float = math.inf, gamma: float = 0.0, *,
                  predictive: bool = False, alternating: bool = True, count_pruned: bool = False,
-                 pruning: bool | None = None, regret_minimizer: RegretMinimizer | str | None = None) -> None:
+                 regret_minimizer: RegretMinimizer | str | None = None) -> None:
         super().__init__(game)
         self.alpha = _check_exponent("alpha", alpha, 0.0, math.inf, (math.inf,))
         self.beta = _check_exponent("beta", beta, -math.inf, math.inf, (math.inf, -math.inf))
@@ -162,8 +161,6 @@ class FullWidthCFR(Solver):
         self.predictive = _check_flag("predictive", predictive)
         self.alternating = _check_flag("alternating", alternating)
         self.count_pruned = _check_flag("count_pruned", count_pruned)
-        if pruning is not None:  # deprecated name of count_pruned
-            self.count_pruned = _check_flag("pruning", pruning) or self.count_pruned
         self.tree = game.tree()
         if regret_minimizer is None:
             self.regret_minimizer: RegretMinimizer = RegretMatching(self.alpha, self.beta, self.predictive)
@@ -182,11 +179,6 @@ class FullWidthCFR(Solver):
         self._reach = [np.ones(b.size + 1) for b in blocks]  # x_p, flat, empty sequence last
         self._reach_is_current = [False, False]
         self._cuts: dict[int | None, Cuts] = {}
-
-    @property
-    def pruning(self) -> bool:
-        """Deprecated name of :attr:`count_pruned`."""
-        return self.count_pruned
 
     # ------------------------------------------------------------------- one iteration
     def _iteration(self) -> None:
@@ -337,10 +329,9 @@ class CFR(FullWidthCFR):
     name = "CFR"
     _param_names = ("alternating", "count_pruned")
 
-    def __init__(self, game: Game, alternating: bool = True, *, count_pruned: bool = False,
-                 pruning: bool | None = None) -> None:
+    def __init__(self, game: Game, alternating: bool = True, *, count_pruned: bool = False) -> None:
         super().__init__(game, math.inf, math.inf, 0.0, alternating=alternating,
-                         count_pruned=count_pruned, pruning=pruning)
+                         count_pruned=count_pruned)
 
 
 @register("cfr+")
@@ -351,10 +342,10 @@ class CFRPlus(FullWidthCFR):
     name = "CFR+"
     _param_names = ("averaging", "alternating", "count_pruned")
 
-    def __init__(self, game: Game, averaging: str = "linear", *, alternating: bool = True, count_pruned: bool = False,
-                 pruning: bool | None = None) -> None:
+    def __init__(self, game: Game, averaging: str = "linear", *, alternating: bool = True,
+                 count_pruned: bool = False) -> None:
         super().__init__(game, math.inf, -math.inf, _averaging_power(averaging),
-                         alternating=alternating, count_pruned=count_pruned, pruning=pruning)
+                         alternating=alternating, count_pruned=count_pruned)
         self.averaging = averaging
 
 
@@ -366,10 +357,8 @@ class LinearCFR(FullWidthCFR):
     name = "Linear CFR"
     _param_names = ("alternating", "count_pruned")
 
-    def __init__(self, game: Game, alternating: bool = True, *, count_pruned: bool = False,
-                 pruning: bool | None = None) -> None:
-        super().__init__(game, 1.0, 1.0, 1.0, alternating=alternating, count_pruned=count_pruned,
-                         pruning=pruning)
+    def __init__(self, game: Game, alternating: bool = True, *, count_pruned: bool = False) -> None:
+        super().__init__(game, 1.0, 1.0, 1.0, alternating=alternating, count_pruned=count_pruned)
 
 
 @register("dcfr")
@@ -380,9 +369,8 @@ class DCFR(FullWidthCFR):
     _param_names = ("alpha", "beta", "gamma", "alternating", "count_pruned")
 
     def __init__(self, game: Game, alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0,
-                 alternating: bool = True, *, count_pruned: bool = False, pruning: bool | None = None) -> None:
-        super().__init__(game, alpha, beta, gamma, alternating=alternating, count_pruned=count_pruned,
-                         pruning=pruning)
+                 alternating: bool = True, *, count_pruned: bool = False) -> None:
+        super().__init__(game, alpha, beta, gamma, alternating=alternating, count_pruned=count_pruned)
 
 
 @register("pcfr+")
@@ -395,9 +383,9 @@ class PredictiveCFRPlus(FullWidthCFR):
     _param_names = ("averaging", "alternating", "count_pruned")
 
     def __init__(self, game: Game, averaging: str = "quadratic", *, alternating: bool = True,
-                 count_pruned: bool = False, pruning: bool | None = None) -> None:
+                 count_pruned: bool = False) -> None:
         super().__init__(game, math.inf, -math.inf, _averaging_power(averaging), predictive=True,
-                         alternating=alternating, count_pruned=count_pruned, pruning=pruning)
+                         alternating=alternating, count_pruned=count_pruned)
         self.averaging = averaging
 
 
@@ -414,7 +402,7 @@ class HedgeCFR(FullWidthCFR):
     _param_names = ("payoff_range", "alternating", "count_pruned")
 
     def __init__(self, game: Game, payoff_range: float | None = None, *, alternating: bool = True,
-                 count_pruned: bool = False, pruning: bool | None = None) -> None:
-        super().__init__(game, alternating=alternating, count_pruned=count_pruned, pruning=pruning,
+                 count_pruned: bool = False) -> None:
+        super().__init__(game, alternating=alternating, count_pruned=count_pruned,
                          regret_minimizer=Hedge(payoff_range))
         self.payoff_range = cast(Hedge, self.regret_minimizer).payoff_range  # filled in from the game

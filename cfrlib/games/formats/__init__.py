@@ -20,11 +20,11 @@ import os
 from pathlib import Path
 from typing import Literal, Union
 
-from ...errors import GameFormatError
+from ...errors import (DuplicateInfosetError, EfgParseError, GameFormatError, JsonFormatError,
+                      UnknownFormatError)
 from ...game import Game
 from ..explicit import ExplicitGame, explicit_from_game
 from .efg import read_efg, write_efg
-from .errors import DuplicateInfosetError, EfgParseError, JsonFormatError, UnknownFormatError
 from .json_tree import read_json, write_json
 
 Format = Literal["json", "efg"]

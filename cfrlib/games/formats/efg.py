@@ -18,7 +18,7 @@ alike. An infoset's name and actions may be left out at its later nodes.
 
 cfrlib needs a name for every infoset: an unnamed one (no name or ``""``) gets the string of
 its number, as in Gambit, which is an error
-(:class:`~cfrlib.games.formats.errors.DuplicateInfosetError`) when another
+(:class:`~cfrlib.errors.DuplicateInfosetError`) when another
 infoset of that player already has that name. Only two-player, constant-sum, perfect-recall
 games are accepted (see :mod:`cfrlib.games.explicit`). The reader is a hand-written tokenizer
 and a loop over records: nothing in the file is evaluated and nesting depth does not matter.
@@ -35,8 +35,8 @@ from fractions import Fraction
 from typing import NoReturn, TypedDict, TypeVar
 
 from ..explicit import ExplicitGame, Node
+from ...errors import DuplicateInfosetError, EfgParseError
 from ...game import CHANCE, TERMINAL
-from .errors import DuplicateInfosetError, EfgParseError
 
 _TOKEN = re.compile(r"""
       (?P<space>\s+)

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from typing import NoReturn, TypeVar, Union
 
 from ..explicit import ExplicitGame, Node
+from ...errors import JsonFormatError
 from ...game import CHANCE, TERMINAL
-from .errors import JsonFormatError
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
@@ -57,12 +57,10 @@ class _Open:
     key: str = ""
 
 
-class _NotStrictJson(Exception):
-    """NaN or Infinity, which Python's reader accepts and JSON does not."""
-
-
 def _reject_constant(name: str) -> NoReturn:
-    raise _NotStrictJson(name)
+    """Refuse NaN and Infinity, which Python's reader accepts and JSON does not (the iterative
+    reader then names their place)."""
+    raise JsonFormatError(f"{name} is not JSON")
 
 
 def parse_json(text: str, source: str = "<text>") -> JsonValue:
@@ -80,7 +78,7 @@ def parse_json(text: str, source: str = "<text>") -> JsonValue:
     """
     try:
         return json.loads(text, object_pairs_hook=JsonObject, parse_constant=_reject_constant)
-    except (ValueError, RecursionError, _NotStrictJson):
+    except (ValueError, RecursionError):  # JsonFormatError included
         return _parse_iteratively(text, source)
 
 

@@ -25,7 +25,7 @@ from typing import Any, Protocol, cast
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ...errors import SolverError, StrategyError
+from ...errors import InfosetKeyError, SolverError, StrategyError
 from ...game import Game
 from ...strategy import InfosetKey, Strategy
 from ...textbook.sampling import InfosetNode, InfosetTable, regret_matching
@@ -83,15 +83,15 @@ class TableStrategy(Strategy):
         if isinstance(key, tuple) and len(key) == 2 and key[0] in (0, 1):
             if key in self._rows:
                 return dict(self._rows[key])
-            raise KeyError(f"player {key[0]}'s infoset {key[1]!r} was not met")
+            raise InfosetKeyError(f"player {key[0]}'s infoset {key[1]!r} was not met")
         if not isinstance(key, str):
-            raise KeyError(f"the infoset {key!r} was not met")
+            raise InfosetKeyError(f"the infoset {key!r} was not met")
         players = self._players.get(key, ())
         if len(players) == 1:
             return dict(self._rows[(players[0], key)])
         if players:
-            raise KeyError(f"both players have an infoset {key!r}; use a (player, key) pair")
-        raise KeyError(f"the infoset {key!r} was not met")
+            raise InfosetKeyError(f"both players have an infoset {key!r}; use a (player, key) pair")
+        raise InfosetKeyError(f"the infoset {key!r} was not met")
 
     def __iter__(self) -> Iterator[str]:
         return (key for _, key in self._rows)
