@@ -5,7 +5,8 @@ local web server (how a hosted copy is read):
 - math is typeset: no raw ``\\(``, ``\\[`` or ``$$`` left in the text, no MathJax error boxes,
   and every display equation fits its column at 1280 px;
 - no markup is left unrendered in the prose: no stray ``$``, no code fence, no MyST role or
-  directive written out; no path of the machine that built the book; diff listings are coloured;
+  directive written out, no Markdown table left as a paragraph of pipes; no path of the machine
+  that built the book; diff listings are coloured;
 - every <img> has loaded;
 - every widget view saved in a notebook has been rendered by the widget manager, not left empty,
   and none of them is a control (with no kernel behind it, it would do nothing: a control that
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import re
 import shutil
@@ -138,6 +140,16 @@ async () => {
                     JSON.stringify(text.trim().slice(0, 80)));
     }
   }
+  // A Markdown table left as text (as myst-nb shows a code cell's Markdown output that it
+  // parses without tables): a row of cells, then the separator row, in one paragraph; smart
+  // quotes turn the separator's dashes into em dashes (|---| becomes |\u2014|).
+  const rawTable = /\\|[^|\\n]*\\|[^|\\n]*\\|[^]*?\\|\\s*:?(-{3,}|[-\\u2013]*\\u2014[-\\u2013\\u2014]*):?\\s*\\|/;
+  for (const paragraph of document.querySelectorAll("p")) {
+    if (!paragraph.closest(skip) && rawTable.test(paragraph.textContent)) {
+      problems.push("Markdown table left as text: " +
+                    JSON.stringify(paragraph.textContent.trim().slice(0, 80)));
+    }
+  }
   // Display equations fit their column (no sideways scrolling needed to read them).
   for (const math of document.querySelectorAll('mjx-container[display="true"]')) {
     const inner = math.querySelector("mjx-math");
@@ -234,6 +246,25 @@ def test_page_renders(browser, server_url, page_path, scheme):
     finally:
         context.close()
     assert not problems, f"{url}:\n  " + "\n  ".join(problems)
+
+
+# Markdown tables left as text, the second as the book showed them before myst-nb read Markdown
+# outputs as MyST (issue 22); then pipes in prose and a rendered table, which are no defect.
+RAW_TABLES = ["| game | infosets |\n|---|---:|\n| Kuhn | 12 |",
+              "| game | infosets | nodes |\n|\u2014|\u2014|\u2014|\n| Kuhn | 12 | 58 |"]
+NO_DEFECT = ("<p>A | between words, or two: | a | b |, is no table.</p><table><tr><th>game</th>"
+             "<th>infosets</th></tr><tr><td>Kuhn</td><td>12</td></tr></table>")
+
+
+def test_page_check_finds_a_markdown_table_left_as_text(browser):
+    page = browser.new_page()
+    try:
+        page.set_content("".join(f"<p>{text}</p>" for text in RAW_TABLES) + NO_DEFECT)
+        problems = page.evaluate(CHECK_PAGE)
+    finally:
+        page.close()
+    assert problems == [f"Markdown table left as text: {json.dumps(text, ensure_ascii=False)}"
+                        for text in RAW_TABLES]
 
 
 PAGE_BUDGET = 3_000_000
