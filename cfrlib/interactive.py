@@ -68,13 +68,19 @@ FRAMES_VARIABLE = "CFRLIB_EXPLORER_FRAMES"
 SAMPLE_FRAMES = 5
 """Frames drawn besides the opening one when :data:`FRAMES_VARIABLE` is ``sample``."""
 
+FRAMES_MODES = ("all", "sample", "opening")
+
+
+def _checked_mode(mode: str, where: str) -> str:
+    if mode not in FRAMES_MODES:
+        raise CfrlibError(f"{where}{mode!r}: expected 'all', 'sample' or 'opening'")
+    return mode
+
 
 def frames_mode() -> str:
     """Which frames this run draws, from :data:`FRAMES_VARIABLE` (``opening`` when unset)."""
-    mode = os.environ.get(FRAMES_VARIABLE, "").strip() or "opening"
-    if mode not in ("all", "sample", "opening"):
-        raise CfrlibError(f"{FRAMES_VARIABLE}={mode!r}: expected 'all', 'sample' or 'opening'")
-    return mode
+    return _checked_mode(os.environ.get(FRAMES_VARIABLE, "").strip() or "opening",
+                         f"{FRAMES_VARIABLE}=")
 
 
 def sample_points(size: int, opening: int, count: int = SAMPLE_FRAMES) -> list[int]:
@@ -303,16 +309,10 @@ class Explorer:
     def drawn_frames(self, mode: str | None = None) -> list[Frame | None]:
         """The frame of each grid point that ``mode`` draws (see the module docstring; default:
         :func:`frames_mode`), None for the others."""
-        mode = frames_mode() if mode is None else mode
+        mode = frames_mode() if mode is None else _checked_mode(mode, "frames mode ")
         grid = self.grid()
-        if mode == "all":
-            points: Sequence[int] = range(len(grid))
-        elif mode == "sample":
-            points = sample_points(len(grid), self.opening)
-        elif mode == "opening":
-            points = [self.opening]
-        else:
-            raise CfrlibError(f"frames mode {mode!r}: expected 'all', 'sample' or 'opening'")
+        points: Sequence[int] = {"all": range(len(grid)), "opening": [self.opening],
+                                 "sample": sample_points(len(grid), self.opening)}[mode]
         drawn: list[Frame | None] = [None] * len(grid)
         for k in points:
             drawn[k] = self.frame(grid[k])

@@ -106,6 +106,8 @@ def test_without_the_variable_only_the_opening_frame_is_drawn(monkeypatch):
     monkeypatch.setenv(FRAMES_VARIABLE, "every")
     with pytest.raises(CfrlibError, match="CFRLIB_EXPLORER_FRAMES='every': expected 'all'"):
         explorer().static_html()
+    with pytest.raises(CfrlibError, match="frames mode 'every': expected 'all'"):
+        explorer().static_html("every")
 
 
 def test_a_sample_covers_both_ends_and_the_opening_point():
