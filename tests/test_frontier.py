@@ -282,3 +282,23 @@ def test_schedules_hold_their_last_value_past_the_horizon():
     rule = ScheduledRegretMatching(horizon=10)
     assert rule.discounts(10) != rule.discounts(9)
     assert rule.discounts(20) == (20 ** 4 / (20 ** 4 + 1), 20 ** -3 / (20 ** -3 + 1))
+
+
+# --------------------------------------------------------------- recorded data (chapter 12)
+@pytest.mark.parametrize("key", ["kuhn", "leduc"])
+def test_recorded_curves_agree_with_a_short_rerun(key):
+    """``benchmarks/frontier_curves.py``'s data: a 50-iteration re-run gives the recorded prefix
+    (average and current exploitability at the same schedule points; seconds are not compared)."""
+    from cfrlib import datasets, games
+    data = datasets.load_json("frontier_curves")
+    game = games.kuhn() if key == "kuhn" else games.leduc()
+    assert data["iterations"] == 1000 and list(data["games"][key]) == data["variants"]
+    for name, recorded in data["games"][key].items():
+        solver = comparison.make_solver(name, game)
+        points = comparison.schedule(50)
+        assert recorded["iteration"][:len(points)] == points
+        for k, target in enumerate(points):
+            solver.iterate(target - solver.iterations)
+            assert solver.exploitability() == pytest.approx(recorded["average"][k], rel=1e-6, abs=1e-15)
+            current = cfrlib.exploitability(game, solver.current_strategy())
+            assert current == pytest.approx(recorded["current"][k], rel=1e-6, abs=1e-15), (name, target)
