@@ -82,7 +82,7 @@ def test_chapter6_skeleton_is_not_the_solution():
 
 
 def test_every_variant_of_the_comparison_has_its_own_colour_line_style_and_marker():
-    assert set(plotting.VARIANT_STYLES) == set(comparison.VARIANTS)
+    assert set(plotting.VARIANT_STYLES) == set(comparison.VARIANTS) | set(comparison.FRONTIER_VARIANTS)
     looks = {name: (s["color"], str(s["ls"]), s["marker"])
              for name, s in plotting.VARIANT_STYLES.items()}
     for a, b in itertools.combinations(looks, 2):
