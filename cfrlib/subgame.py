@@ -65,7 +65,8 @@ from .solvers import CFRPlus
 from .strategy import Strategy, StrategyLike, as_strategy
 from .tree import Tree
 
-__all__ = ["METHODS", "Subgame", "SubgameSolver", "subgames", "chance_subgames", "resolve_subgames"]
+__all__ = ["METHODS", "Subgame", "SubgameSolver", "subgames", "chance_subgames", "resolve_subgames",
+           "blueprint_study"]
 
 METHODS = ("unsafe", "resolve", "maxmargin", "reach")
 """The re-solving methods, unsafe first (see the module docstring)."""
@@ -516,3 +517,21 @@ def _node_of(game: Game, tree: Tree, history: tuple[str, ...]) -> int:
         n = int(tree.first_child[n]) + actions.index(name)
         state = state.child(name)
     return n
+
+
+def blueprint_study(game: Game, checkpoints: Sequence[int],
+                    parts: Sequence[Subgame] | None = None) -> list[dict[str, float]]:
+    """Re-solving against blueprints of growing quality: CFR+ on ``game``, stopped at each of
+    ``checkpoints`` iterations (increasing), with every subgame of ``parts`` (default
+    :func:`chance_subgames`) re-solved exactly by each method. One row per checkpoint:
+    ``{"iterations": t, "blueprint": e(sigma^t), method: e(sigma'), ...}``."""
+    counts = [check_iterations(t, "checkpoints") for t in checkpoints]
+    if not counts or counts != sorted(set(counts)):
+        raise SubgameError(f"checkpoints must be increasing iteration counts, got {list(checkpoints)!r}")
+    parts = chance_subgames(game) if parts is None else parts
+    solver, rows = CFRPlus(game), []
+    for t in counts:
+        solver.iterate(t - solver.iterations)
+        found = SubgameSolver(game, solver.average_strategy(), parts).exploitabilities()
+        rows.append({"iterations": float(t), **found})
+    return rows

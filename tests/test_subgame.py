@@ -13,8 +13,10 @@ import pytest
 
 import cfrlib
 from cfrlib import games
+from cfrlib.datasets import load_json
 from cfrlib.errors import GameError, SolverError, SubgameError
-from cfrlib.subgame import METHODS, SubgameSolver, chance_subgames, resolve_subgames, subgames
+from cfrlib.subgame import (METHODS, SubgameSolver, blueprint_study, chance_subgames, resolve_subgames,
+                            subgames)
 
 PLAY = [("H", "play"), ("T", "play")]
 
@@ -169,3 +171,25 @@ def test_bad_input():
         SubgameSolver(game, blueprint, chance_subgames(games.leduc())[:1])
     with pytest.raises(SubgameError, match="overlap"):
         SubgameSolver(game, blueprint, subgames(game, PLAY) * 2)
+
+
+def test_a_short_rerun_agrees_with_the_recorded_study():
+    """benchmarks/subgame_study.py's data: the first blueprints again, and the guarantees on every row."""
+    recorded = load_json("subgame_study")["games"]["leduc"]
+    rows = blueprint_study(games.leduc(), recorded["checkpoints"][:2])
+    for row, saved in zip(rows, recorded["rows"]):
+        assert row == pytest.approx(saved, rel=1e-6, abs=1e-9)
+    for saved in recorded["rows"]:
+        for method in METHODS[1:]:
+            assert saved[method] <= saved["blueprint"] + 1e-8
+    with pytest.raises(SubgameError, match="increasing"):
+        blueprint_study(games.leduc(), [10, 5])
+
+
+def test_the_chapter_exercises_computed_by_hand():
+    """Chapter 13: swapped Sell payoffs make the guess 3/4; reach against q = 0.4 guesses 0.325."""
+    assert cfrlib.solve_lp(games.coin_toss(sell=(-0.5, 0.5))).strategy["play"]["heads"] == pytest.approx(0.75)
+    game = games.coin_toss()
+    reach = SubgameSolver(game, coin_blueprint(game, 0.4), subgames(game, PLAY)).solve("reach")
+    assert reach["play"]["heads"] == pytest.approx(0.325, abs=1e-9)
+    assert cfrlib.exploitability(game, reach) == pytest.approx(0.0375, abs=1e-9)
