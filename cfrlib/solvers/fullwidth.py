@@ -580,7 +580,7 @@ class RTCFRPlus(FullWidthCFR):
     def _values_strategy(self, i: int) -> NDArray[np.float64]:
         return self._unperturbed[i]
 
-    def _update(self, i, regret, t):
+    def _update(self, i: int, regret: NDArray[np.float64], t: int) -> None:
         """RM+ on ``r^t``, then ``sigma-hat^{t+1} = (1 - eps |A(I)|) sigma^{t+1} + eps`` (normalised),
         ``eps = perturbation / 2^floor(t / interval)``."""
         mask = self._form.players[i].mask
