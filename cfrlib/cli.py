@@ -1,7 +1,7 @@
 """The command line: ``python -m cfrlib solve|info|convert GAME``.
 
 ``GAME`` is a file (JSON tree or Gambit ``.efg``, see :mod:`cfrlib.games.formats`) or a
-built-in game: ``kuhn``, ``leduc``, ``bluff`` (one die each, six sides) or ``rps``.
+built-in game: ``kuhn``, ``leduc``, ``bluff`` (one die each, six sides), ``coin_toss`` or ``rps``.
 
 * ``solve`` runs a solver and prints JSON with the keys of the Rust ``cfr`` tool:
   ``expected_one_utility`` (player 0's expected payoff ``u_0(sigma-bar)``), ``player_one_regret``
@@ -35,7 +35,8 @@ from .solvers import SOLVERS, solver_class
 from .strategy import Strategy
 
 BUILT_IN: dict[str, Callable[[], Game]] = {
-    "kuhn": games.kuhn, "leduc": games.leduc, "bluff": games.bluff, "rps": games.rps}
+    "kuhn": games.kuhn, "leduc": games.leduc, "bluff": games.bluff, "coin_toss": games.coin_toss,
+    "rps": games.rps}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -75,6 +75,15 @@ def test_solve_the_seeds_minimal_example_to_value_zero(tmp_path):
     assert result["player_two_strategy"] == {}
 
 
+def test_solve_coin_toss_finds_the_unique_guess(tmp_path):
+    # Brown and Sandholm (2017): in every equilibrium of Coin Toss player 1 guesses heads with 1/4.
+    done = cfrlib_cli("solve", "coin_toss", "-a", "cfr+", "-n", 2000, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["player_two_strategy"]["play"]["heads"] == pytest.approx(0.25, abs=1e-3)
+    assert result["expected_one_utility"] == pytest.approx(0.0, abs=1e-6)
+
+
 def test_solve_writes_to_output_and_sampling_is_seeded(tmp_path):
     runs = []
     for name in ("a.json", "b.json"):
