@@ -3,7 +3,7 @@
 For each page, both as a local file (how `make book` tells readers to open it) and from a
 local web server (how a hosted copy is read):
 - math is typeset: no raw ``\\(``, ``\\[`` or ``$$`` left in the text, no MathJax error boxes,
-  and every display equation fits its column at 1280 px;
+  and every display equation fits its column at 1280 px; no code scrolls sideways at 1280 px;
 - no markup is left unrendered in the prose: no stray ``$``, no code fence, no MyST role or
   directive written out, no Markdown table left as a paragraph of pipes; no path of the machine
   that built the book; diff listings are coloured;
@@ -150,6 +150,14 @@ async () => {
                     JSON.stringify(paragraph.textContent.trim().slice(0, 80)));
     }
   }
+  // Code (a cell's input, a listing of cfrlib's source) never scrolls sideways: long lines wrap.
+  for (const pre of document.querySelectorAll("div.cell_input pre, div.cell_output div.highlight pre")) {
+    if (pre.clientWidth > 0 && pre.scrollWidth > pre.clientWidth + 1) {
+      const longest = pre.textContent.split("\\n").reduce((a, b) => (b.length > a.length ? b : a), "");
+      problems.push("code scrolls sideways (" + pre.scrollWidth + " px in " + pre.clientWidth +
+                    " px): " + JSON.stringify(longest.trim().slice(0, 60)));
+    }
+  }
   // Display equations fit their column (no sideways scrolling needed to read them).
   for (const math of document.querySelectorAll('mjx-container[display="true"]')) {
     const inner = math.querySelector("mjx-math");
@@ -254,6 +262,18 @@ RAW_TABLES = ["| game | infosets |\n|---|---:|\n| Kuhn | 12 |",
               "| game | infosets | nodes |\n|\u2014|\u2014|\u2014|\n| Kuhn | 12 | 58 |"]
 NO_DEFECT = ("<p>A | between words, or two: | a | b |, is no table.</p><table><tr><th>game</th>"
              "<th>infosets</th></tr><tr><td>Kuhn</td><td>12</td></tr></table>")
+
+
+def test_page_check_finds_code_that_scrolls_sideways(browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.set_content('<div class="cell_input"><pre style="width: 300px; overflow-x: auto">'
+                         + "x = 1  # " + "long " * 40 + "</pre></div>"
+                         '<div class="cell_input"><pre style="width: 300px">x = 1</pre></div>')
+        problems = page.evaluate(CHECK_PAGE)
+    finally:
+        page.close()
+    assert len(problems) == 1 and problems[0].startswith("code scrolls sideways"), problems
 
 
 def test_page_check_finds_a_markdown_table_left_as_text(browser):
