@@ -184,9 +184,9 @@ class PlayWidget:
                 f'<p class="cfrlib-play-hint" hidden></p>'
                 f'<div class="cfrlib-play-actions" role="group" aria-label="your move"></div>'
                 f'<ol class="cfrlib-play-log"></ol></div>'
-                f'<table class="cfrlib-play-tally"><caption>Your results against the bot'
+                f'<table class="cfrlib-play-tally"><caption>Your results and each seat\'s value'
                 f"</caption><thead><tr><th>seat</th><th>hands</th><th>total</th>"
-                f"<th>mean &plusmn; s.e.</th><th>seat's value</th></tr></thead><tbody></tbody>"
+                f"<th>mean &plusmn; s.e.</th><th>value</th></tr></thead><tbody></tbody>"
                 f"</table>"
                 f'<script type="application/json" class="cfrlib-play-data">{payload}</script>'
                 f"<script>{_SCRIPT}</script></div>")
@@ -235,9 +235,10 @@ _STYLE = (
     ".cfrlib-play-actions{display:flex;flex-wrap:wrap;gap:.5em;margin:.3em 0}"
     ".cfrlib-play-log{margin:.3em 0;padding-left:1.6em}.cfrlib-play-log li{margin:.1em 0}"
     ".cfrlib-play-tally{border-collapse:collapse;font-variant-numeric:tabular-nums;"
-    "font-size:.92em;margin:.3em 0}.cfrlib-play-tally caption{text-align:left;"
-    "caption-side:top}.cfrlib-play-tally th,.cfrlib-play-tally td{padding:.15em .5em;"
-    "border-bottom:1px solid rgba(128,128,128,.4);text-align:right}"
+    "font-size:.92em;margin:.3em 0;overflow-wrap:normal}.cfrlib-play-tally caption{"
+    "text-align:left;caption-side:top;color:inherit;padding:0}"
+    ".cfrlib-play-tally th,.cfrlib-play-tally td{padding:.15em .5em;"
+    "border-bottom:1px solid rgba(128,128,128,.4);text-align:right;color:inherit}"
     ".cfrlib-play-tally th:first-child,.cfrlib-play-tally td:first-child{text-align:left}"
     "</style>")
 
