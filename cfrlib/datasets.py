@@ -16,7 +16,7 @@ from typing import Any
 
 from .errors import CfrlibError
 
-NAMES = ("comparison", "sampling_curves", "lp_vs_cfr", "distributed")
+NAMES = ("comparison", "sampling_curves", "lp_vs_cfr", "distributed", "frontier_curves", "subgame_study")
 """The recorded data sets."""
 
 
