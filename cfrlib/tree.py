@@ -347,12 +347,19 @@ def describe_history(history: Iterable[object]) -> str:
     return "history '" + " ".join(str(a) for a in history) + "'" if history else "the root"
 
 
-def compile_game(game: GameLike) -> Tree:
-    """``game`` compiled to a :class:`~cfrlib.tree.Tree`: its node table (``game.node_table()`` when the game
-    offers one, else :func:`~cfrlib.tree.walk_states`), checked and turned into arrays by :func:`~cfrlib.tree.build_tree`."""
+def node_table(game: GameLike) -> NodeTable:
+    """``game``'s :class:`~cfrlib.tree.NodeTable`: ``game.node_table()`` when the game offers
+    one, else :func:`~cfrlib.tree.walk_states`. Its nodes are the compiled tree's, in the same
+    order; it also has the names of the chance outcomes, which the tree does not keep."""
     fast = getattr(game, "node_table", None)
     table = fast() if fast is not None else None
-    return build_tree(game, table if table is not None else walk_states(game))
+    return table if table is not None else walk_states(game)
+
+
+def compile_game(game: GameLike) -> Tree:
+    """``game`` compiled to a :class:`~cfrlib.tree.Tree`: its :func:`~cfrlib.tree.node_table`,
+    checked and turned into arrays by :func:`~cfrlib.tree.build_tree`."""
+    return build_tree(game, node_table(game))
 
 
 def build_tree(game: GameLike, table: NodeTable) -> Tree:
