@@ -34,9 +34,10 @@ iteration ``t`` (zero where ``I`` was not sampled),
 (``alpha = inf``/``beta = inf``: factor 1, ``beta = -inf``: factor 0, RM+). An infoset left
 alone from iteration ``tau`` to ``t - 1`` only needs the product of those factors, and a
 positive factor keeps a regret's sign, so the row is brought up to date when next touched
-(lazily): ``R <- R prod_{s=tau}^{t-1} f_s = R exp(Lambda(t-1) - Lambda(tau-1))`` with
-``Lambda(t) = sum_{s<=t} log f_s`` (the factor of the sign of ``R``; the stored product itself
-when ``tau = t - 1``). Regret matching ignores a positive factor common to the positive
+(lazily): ``R <- R prod_{s=tau}^{t-1} f_s = R P(t-1) / P(tau-1)`` with ``P(t) = prod_{s<=t} f_s``
+(the factors of the sign of ``R``), ``P`` held as a mantissa and a binary exponent so that it
+never underflows (``f = 1/2`` every iteration when ``beta = 0``); the factor itself when
+``tau = t - 1``. Regret matching ignores a positive factor common to the positive
 regrets, so the strategies are those of discounting every row every iteration; only the
 stored numbers lag (``settled`` gives them as of now). The default rule (``alpha = beta =
 inf``) skips all of this, and the walk is plain regret matching, bit for bit.
@@ -44,6 +45,7 @@ inf``) skips all of this, and the walk is plain regret matching, bit for bit.
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from itertools import accumulate
@@ -147,29 +149,32 @@ class Rule(NamedTuple):
 
 class Lazy(NamedTuple):
     """The state of lazy discounting: per infoset ``stamp`` (``tau(I)``, the last iteration that
-    touched its row, 0 for none) and ``mark`` (``Lambda_+(tau - 1)``, ``Lambda_-(tau - 1)``);
-    ``now`` is ``[Lambda_+(t - 1), Lambda_-(t - 1), f_+(t - 1), f_-(t - 1)]`` in iteration ``t``."""
+    touched its row, 0 for none) and ``mark`` (``P_+(tau - 1)`` and ``P_-(tau - 1)``, each as
+    mantissa and exponent); ``now`` is ``[P_+(t - 1), P_-(t - 1)]`` likewise, then ``f_+(t - 1),
+    f_-(t - 1)``, in iteration ``t``."""
 
     stamp: NDArray[np.int64]
     mark: NDArray[np.float64]
     now: NDArray[np.float64]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def advance(rule, now, t):
-    """Enter iteration ``t``: add iteration ``t - 1``'s factors ``f = 1 / (1 + s^-e)`` (``=
-    s^e / (s^e + 1)``) to ``now``, with ``log f = -log1p(s^-e)``."""
+    """Enter iteration ``t``: multiply ``P`` in ``now`` by iteration ``t - 1``'s factors
+    ``f = 1 / (1 + s^-e) = s^e / (s^e + 1)``."""
     if t < 2:
         return
     s = float(t - 1)
     for j in range(2):
         if (rule.positive if j == 0 else rule.negative) == DISCOUNT:
-            inverse = s ** -(rule.alpha if j == 0 else rule.beta)
-            now[2 + j] = 1.0 / (1.0 + inverse)
-            now[j] -= np.log1p(inverse)
+            f = 1.0 / (1.0 + s ** -(rule.alpha if j == 0 else rule.beta))
+            now[4 + j] = f
+            mantissa, exponent = math.frexp(now[2 * j] * f)
+            now[2 * j] = mantissa
+            now[2 * j + 1] += exponent
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _carried(mode, lazy, I, j, tau, t):
     """The product of the factors of iterations ``tau`` to ``t - 1`` for sign ``j``."""
     if mode == KEEP:
@@ -177,12 +182,14 @@ def _carried(mode, lazy, I, j, tau, t):
     if mode == ZERO:
         return 0.0
     if tau == t - 1:
-        return lazy.now[2 + j]
-    gap = lazy.now[j] - lazy.mark[I, j]
-    return np.exp(gap) if gap == gap else 0.0    # -inf - -inf: a factor 0 came before tau
+        return lazy.now[4 + j]
+    before = lazy.mark[I, 2 * j]
+    if before == 0.0:                     # a factor 0 before tau: the later ones are 0 too
+        return 0.0
+    return math.ldexp(lazy.now[2 * j] / before, int(lazy.now[2 * j + 1] - lazy.mark[I, 2 * j + 1]))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def settle(rule, lazy, regret, I, k, t):
     """Bring the row ``R(I, .)`` to the start of iteration ``t`` (the discounts it missed since
     ``tau(I)``, see the module docstring) before iteration ``t`` adds to it; nothing for a rule
@@ -199,8 +206,8 @@ def settle(rule, lazy, regret, I, k, t):
             r = regret[I, b]
             regret[I, b] = r * (up if r >= 0.0 else down)
     lazy.stamp[I] = t
-    lazy.mark[I, 0] = lazy.now[0]
-    lazy.mark[I, 1] = lazy.now[1]
+    for j in range(4):
+        lazy.mark[I, j] = lazy.now[j]
 
 
 @njit(cache=True, nogil=True)
@@ -276,7 +283,7 @@ def pick(probs, I, k, u):
 
 
 # ------------------------------------------------------------------------ chance sampling
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _cs_walk(t, updating, regret, strategy_sum, sigma, stack, rng, pending, count, rule, lazy,
              iteration):
     """One traversal of ``chance_sampling_cfr`` updating player ``updating`` (2: both), the
@@ -325,7 +332,8 @@ def _cs_walk(t, updating, regret, strategy_sum, sigma, stack, rng, pending, coun
             for b in range(k):
                 v += sigma[I, b] * stack.q[d, b]
             if updating == p or updating == 2:
-                settle(rule, lazy, regret, I, k, iteration)
+                if rule.discounts:
+                    settle(rule, lazy, regret, I, k, iteration)
                 for b in range(k):
                     if p == 0:
                         regret[I, b] += r1 * (stack.q[d, b] - v)
@@ -347,16 +355,13 @@ def chance_sampling(t, done, iterations, alternating, regret, strategy_sum, sigm
     or one walk for both when not ``alternating``. Returns the number of nodes touched."""
     stack = _stack(t.depth, regret.shape[1])
     touched = 0
+    first, last = (0, 1) if alternating else (2, 2)      # the updating players, 2 for both
     for it in range(done + 1, done + iterations + 1):
-        advance(rule, lazy.now, it)
-        if alternating:
-            touched += _cs_walk(t, 0, regret, strategy_sum, sigma, stack, rng, pending, count,
-                                rule, lazy, it)
-            touched += _cs_walk(t, 1, regret, strategy_sum, sigma, stack, rng, pending, count,
-                                rule, lazy, it)
-        else:
-            touched += _cs_walk(t, 2, regret, strategy_sum, sigma, stack, rng, pending, count,
-                                rule, lazy, it)
+        if rule.discounts:
+            advance(rule, lazy.now, it)
+        for updating in range(first, last + 1):
+            touched += _cs_walk(t, updating, regret, strategy_sum, sigma, stack, rng, pending,
+                                count, rule, lazy, it)
     return touched
 
 
@@ -377,7 +382,7 @@ def _stack(depth, width):
 
 
 # ---------------------------------------------------------------------- external sampling
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _es_walk(t, i, regret, strategy_sum, sigma, stack, rng, pending, count, rule, lazy, iteration):
     """One traversal of ``external_sampling`` for player ``i``, the recursion unrolled: the
     traverser's nodes push a frame (``stack.node``, ``stack.action``, ``stack.q``) while their
@@ -418,7 +423,8 @@ def _es_walk(t, i, regret, strategy_sum, sigma, stack, rng, pending, count, rule
             v = 0.0
             for b in range(k):
                 v += sigma[I, b] * stack.q[d, b]
-            settle(rule, lazy, regret, I, k, iteration)
+            if rule.discounts:
+                settle(rule, lazy, regret, I, k, iteration)
             for b in range(k):
                 regret[I, b] += stack.q[d, b] - v
             regret_match(regret, sigma, I, k)
@@ -436,7 +442,8 @@ def external_sampling(t, done, iterations, regret, strategy_sum, sigma, rng, pen
     stack = _stack(t.depth, regret.shape[1])
     touched = 0
     for it in range(done + 1, done + iterations + 1):
-        advance(rule, lazy.now, it)
+        if rule.discounts:
+            advance(rule, lazy.now, it)
         for i in range(2):
             touched += _es_walk(t, i, regret, strategy_sum, sigma, stack, rng, pending, count,
                                 rule, lazy, it)
@@ -444,7 +451,7 @@ def external_sampling(t, done, iterations, regret, strategy_sum, sigma, rng, pen
 
 
 # ----------------------------------------------------------------------- outcome sampling
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_infoset, path_action,
              path_xi, path_w, rng, pending, count, rule, lazy, iteration):
     """One trajectory for player ``i``: down the sampled path in a loop, then the regret
@@ -488,7 +495,8 @@ def _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_infoset, path_
         k = t.num_actions[I]
         c = v / path_xi[d]
         v = sigma[I, a] * c
-        settle(rule, lazy, regret, I, k, iteration)
+        if rule.discounts:
+            settle(rule, lazy, regret, I, k, iteration)
         for b in range(k):
             regret[I, b] += w * ((c if b == a else 0.0) - v)
         regret_match(regret, sigma, I, k)
@@ -507,7 +515,8 @@ def outcome_sampling(t, done, iterations, epsilon, regret, strategy_sum, sigma, 
     path_xi, path_w = np.zeros(t.depth), np.zeros(t.depth)
     touched = 0
     for it in range(done + 1, done + iterations + 1):
-        advance(rule, lazy.now, it)
+        if rule.discounts:
+            advance(rule, lazy.now, it)
         for i in range(2):
             touched += _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_infoset,
                                 path_action, path_xi, path_w, rng, pending, count, rule, lazy, it)
