@@ -16,7 +16,7 @@ from typing import Any
 
 from .errors import CfrlibError
 
-NAMES = ("comparison", "sampling_curves", "lp_vs_cfr", "distributed")
+NAMES = ("comparison", "sampling_curves", "lp_vs_cfr", "distributed", "sampling_rules")
 """The recorded data sets."""
 
 
