@@ -1,6 +1,10 @@
 """Exploitability against iterations, nodes touched and seconds: the sampling family against
 vanilla CFR on Leduc and Bluff 1x1 (the data of chapters 5 and 6).
 
+Every solver's nodes touched count the nodes its walk visits: the samplers skip what they do not
+sample, and CFR is counted as a walk that skips subtrees no player reaches (``count_pruned=True``),
+the one rule of chapters 5 and 6 for work.
+
 Run from the repository root: ``python benchmarks/sampling_curves.py [--quick]``. Each solver
 runs for a fixed number of iterations per game (about the same time on an idle machine, so the
 curves are the same on every run except for the seconds), with evaluations at the iteration
@@ -28,7 +32,7 @@ from cfrlib.solvers import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamp
 from cfrlib.solvers.fullwidth import CFR
 
 SOLVERS = {
-    "CFR": lambda g: CFR(g),
+    "CFR": lambda g: CFR(g, count_pruned=True),
     "chance sampling": lambda g: ChanceSamplingCFR(g, seed=0),
     "external sampling": lambda g: ExternalSamplingMCCFR(g, seed=0),
     "outcome sampling": lambda g: OutcomeSamplingMCCFR(g, epsilon=0.6, seed=0),

@@ -24,6 +24,8 @@ from .solvers import (CFR, DCFR, CFRPlus, ChanceSamplingCFR, ConvergenceLog,
                       PredictiveCFRPlus, Solver)
 from .solvers import (Hedge, HedgeCFR, PredictiveRegretMatchingPlus, RegretMatching,
                       RegretMatchingPlus, RegretMinimizer)
+from .solvers import (HSDCFR, AsymmetricPredictiveRegretMatchingPlus, DCFRPlus, HSPCFRPlus, PDCFRPlus,
+                      RTCFRPlus, SAPCFRPlus, ScheduledRegretMatching)
 from .strategy import Strategy, uniform_strategy
 
 if TYPE_CHECKING:  # at run time loaded on first use, by __getattr__
@@ -53,6 +55,8 @@ __all__ = [
     "PredictiveCFRPlus", "ChanceSamplingCFR", "ExternalSamplingMCCFR", "OutcomeSamplingMCCFR",
     "HedgeCFR", "RegretMinimizer", "RegretMatching", "RegretMatchingPlus",
     "PredictiveRegretMatchingPlus", "Hedge",
+    "DCFRPlus", "PDCFRPlus", "SAPCFRPlus", "HSDCFR", "HSPCFRPlus", "RTCFRPlus",
+    "AsymmetricPredictiveRegretMatchingPlus", "ScheduledRegretMatching",
     "run_regret_matching", "RegretMatchingRun", "play_games", "head_to_head",
     "CfrlibError", "GameError", "ChanceProbabilityError", "NotZeroSumError",
     "InfosetMismatchError", "ImperfectRecallError", "StrategyError", "SolverError",

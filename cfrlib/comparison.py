@@ -27,11 +27,12 @@ from .errors import GameError, SolverError
 from .game import Game
 from .plotting import variant_style
 from .solvers.base import ConvergenceLog, Solver
-from .solvers.fullwidth import CFR, DCFR, CFRPlus, FullWidthCFR, LinearCFR, PredictiveCFRPlus
+from .solvers.fullwidth import (CFR, DCFR, HSDCFR, CFRPlus, DCFRPlus, FullWidthCFR, HSPCFRPlus, LinearCFR, PDCFRPlus,
+                                PredictiveCFRPlus, RTCFRPlus, SAPCFRPlus)
 from .solvers.sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
 from .solvers.sampling.common import SamplingSolver
 
-__all__ = ["GAMES", "VARIANTS", "THESIS_VARIANTS", "THESIS_RANKING", "SAMPLER_CAPS", "STYLES",
+__all__ = ["GAMES", "VARIANTS", "FRONTIER_VARIANTS", "THESIS_VARIANTS", "THESIS_RANKING", "SAMPLER_CAPS", "STYLES",
            "make_game", "make_solver", "schedule", "node_budget", "convergence_curve",
            "run_study", "ranking"]
 
@@ -68,6 +69,18 @@ VARIANTS: dict[str, Callable[[Game, int], Solver]] = {
 DCFR uses the recommended ``(alpha, beta, gamma) = (1.5, 0, 2)``; outcome sampling explores with
 ``epsilon = 0.6``; the full-width solvers ignore the seed."""
 
+FRONTIER_VARIANTS: dict[str, Callable[[Game, int], Solver]] = {
+    "DCFR+": lambda game, seed: DCFRPlus(game),
+    "PDCFR+": lambda game, seed: PDCFRPlus(game),
+    "SAPCFR+": lambda game, seed: SAPCFRPlus(game),
+    "HS-DCFR": lambda game, seed: HSDCFR(game),
+    "HS-PCFR+": lambda game, seed: HSPCFRPlus(game),
+    "RTCFR+": lambda game, seed: RTCFRPlus(game),
+}
+"""``{name: constructor(game, seed)}``: the frontier's variants (2024-2026), with their papers'
+defaults (the schedules planned for 1000 iterations), recorded by ``benchmarks/frontier_curves.py``
+apart from :data:`VARIANTS` so that the study's recorded data stay as they are."""
+
 THESIS_VARIANTS = tuple(VARIANTS)[:7]
 """The seven variants of the seed thesis, in the order it lists them."""
 
@@ -101,11 +114,11 @@ def make_game(key: str) -> Game:
 
 
 def make_solver(name: str, game: Game, seed: int = 0) -> Solver:
-    """A fresh solver of variant ``name`` (one of :data:`VARIANTS`) for ``game``."""
-    if name not in VARIANTS:
-        raise SolverError(f"comparison: unknown variant {name!r}; the variants are "
-                          f"{list(VARIANTS)}")
-    return VARIANTS[name](game, seed)
+    """A fresh solver of variant ``name`` (one of :data:`VARIANTS` or :data:`FRONTIER_VARIANTS`) for ``game``."""
+    every = {**VARIANTS, **FRONTIER_VARIANTS}
+    if name not in every:
+        raise SolverError(f"comparison: unknown variant {name!r}; the variants are {list(every)}")
+    return every[name](game, seed)
 
 
 def schedule(limit: int, growth: float = 1.25) -> list[int]:

@@ -80,3 +80,9 @@ class UnknownFormatError(GameFormatError):
 class DuplicateInfosetError(GameFormatError):
     """Two different information sets of one player with the same name, for example an unnamed
     infoset ``2`` (which gets the name ``"2"``) next to another infoset named ``"2"``."""
+
+
+class SubgameError(CfrlibError):
+    """A subgame that cannot be re-solved: roots that are not histories of the game, nested or
+    terminal roots, a set of roots that is not closed under the players' information (an infoset
+    with histories inside and outside it), or an unknown re-solving method."""

@@ -54,7 +54,7 @@ def behaviour_strategy(tree: Tree, x: NDArray[np.float64], player: int) -> NDArr
 def counterfactual_values(tree, probs, player, opponent_reach=None, best_response=False):
     """Counterfactual action values ``q_i(I, a)`` of every sequence of player ``i``.
 
-    ``q_i(I, a) = sum_{h in I} sum_{z below ha} pi_{-i}(z) * pi_i^sigma(ha, z) * u_i(z)``, built
+    ``q_i(I, a) = sum_{h in I} sum_{z below ha} pi_{-i}(z) * pi_i^sigma(ha -> z) * u_i(z)``, built
     bottom-up: each terminal adds ``pi_{-i}(z) u_i(z)`` to ``i``'s last sequence before it, then
     each infoset ``I`` (deepest first) adds its value ``v_i(I) = sum_a sigma(I, a) q_i(I, a)`` to its
     parent sequence. With ``best_response=True`` player ``i`` plays a best response below every

@@ -61,6 +61,17 @@ VARIANT_STYLES: dict[str, PlotStyle] = {
     "Linear CFR": {"color": OKABE_ITO["orange"], "ls": (0, (5, 1.5, 1, 1.5, 1, 1.5)),
                    "marker": ">"},
     "PCFR+": {"color": OKABE_ITO["sky blue"], "ls": (0, (8, 2, 2, 2)), "marker": "X"},
+    "DCFR+": {"color": OKABE_ITO["vermillion"], "ls": "-.", "marker": "h"},
+    "PDCFR+": {"color": OKABE_ITO["sky blue"], "ls": "-", "marker": "p"},
+    "SAPCFR+": {"color": OKABE_ITO["sky blue"], "ls": ":", "marker": "d", "mfc": "white"},
+    "HS-DCFR": {"color": OKABE_ITO["vermillion"], "ls": ":", "marker": "H", "mfc": "white"},
+    "HS-PCFR+": {"color": OKABE_ITO["sky blue"], "ls": "--", "marker": "8"},
+    "RTCFR+": {"color": OKABE_ITO["black"], "ls": "-", "marker": "1"},
+    # subgame solving (chapter 13); the blueprint is drawn as "CFR+", the solver that made it
+    "unsafe": {"color": OKABE_ITO["black"], "ls": ":", "marker": "x"},
+    "re-solve": {"color": OKABE_ITO["blue"], "ls": "--", "marker": "s", "mfc": "white"},
+    "maxmargin": {"color": OKABE_ITO["orange"], "ls": "-.", "marker": "D"},
+    "reach": {"color": OKABE_ITO["reddish purple"], "ls": "-", "marker": "o"},
 }
 """How every figure draws each CFR variant (``ax.plot`` keyword arguments, without the
 marker spacing that :func:`variant_style` adds). A family shares a colour of

@@ -82,20 +82,29 @@ def test_chapter6_skeleton_is_not_the_solution():
 
 
 def test_every_variant_of_the_comparison_has_its_own_colour_line_style_and_marker():
-    assert set(plotting.VARIANT_STYLES) == set(comparison.VARIANTS)
-    looks = {name: (s["color"], str(s["ls"]), s["marker"])
-             for name, s in plotting.VARIANT_STYLES.items()}
+    # Chapter 13's re-solved strategies share a figure only with their blueprint, CFR+: they are
+    # checked as a family of their own.
+    subgame_methods = {"unsafe", "re-solve", "maxmargin", "reach"}
+    assert set(plotting.VARIANT_STYLES) == (set(comparison.VARIANTS) | set(comparison.FRONTIER_VARIANTS)
+                                            | subgame_methods)
+    for family in (set(comparison.VARIANTS) | set(comparison.FRONTIER_VARIANTS), subgame_methods | {"CFR+"}):
+        _one_look_each({name: plotting.VARIANT_STYLES[name] for name in family})
+    for a, b in (("DCFR alt.", "Linear CFR"), ("CFR+", "PCFR+")):
+        # The pairs that used to look alike (near-identical hues) now differ in colour and style.
+        assert plotting.VARIANT_STYLES[a]["color"] != plotting.VARIANT_STYLES[b]["color"]
+        assert plotting.VARIANT_STYLES[a]["ls"] != plotting.VARIANT_STYLES[b]["ls"]
+    assert set(s["color"] for s in plotting.VARIANT_STYLES.values()) <= set(
+        plotting.OKABE_ITO.values())
+
+
+def _one_look_each(styles):
+    looks = {name: (s["color"], str(s["ls"]), s["marker"]) for name, s in styles.items()}
     for a, b in itertools.combinations(looks, 2):
         assert looks[a] != looks[b], (a, b)
     # Markers alone tell every variant apart (grey print, colour-blind readers) ...
     assert len({marker for _, _, marker in looks.values()}) == len(looks)
     # ... and so do (colour, line style) pairs, without the markers.
     assert len({(c, ls) for c, ls, _ in looks.values()}) == len(looks)
-    # The pairs that used to look alike (near-identical hues) now differ in colour and style.
-    for a, b in (("DCFR alt.", "Linear CFR"), ("CFR+", "PCFR+")):
-        assert looks[a][0] != looks[b][0] and looks[a][1] != looks[b][1]
-    assert set(s["color"] for s in plotting.VARIANT_STYLES.values()) <= set(
-        plotting.OKABE_ITO.values())
 
 
 def test_variant_style_draws_and_names_a_bad_variant():

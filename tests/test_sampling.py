@@ -65,7 +65,7 @@ def expected_increments(tree, probs, traverser, kind):
     ``(regret, strategy_sum)`` arrays (``traverser`` None: both players, simultaneous CS).
 
     Regrets of the updating player ``i``: the counterfactual regret
-    ``r(I, a) = sum_{h in I} pi_{-i}(h) (v_i(ha) - v_i(h))`` (chance included). Average sums of
+    ``r(I, a) = sum_{h in I} pi_{-i}(h) (u_i(ha) - u_i(h))`` (chance included). Average sums of
     the player ``j`` whose average the traversal updates (the traverser for CS, the opponent for
     ES and OS): ``c(I) pi_j(I) sigma(I, a)`` where ``c(I) = sum_{h in I} pi_c(h)`` is chance's
     share of ``I``, a constant of ``I`` that the normalised average does not see.
@@ -463,3 +463,30 @@ def test_table_strategy_lookups():
     assert strategy.get((0, "b")) is None
     assert strategy == TableStrategy(KUHN, dict(rows))
     assert strategy != cfrlib.uniform_strategy(KUHN) and cfrlib.uniform_strategy(KUHN) != strategy
+
+
+def test_external_sampling_regrets_are_unbiased_on_leduc():
+    """Chapter 6 shows external sampling's regret estimates at six Leduc infosets from 3,000
+    traversals, one of them 3.3 standard errors off; this is the same check with 40,000, over every
+    infoset of player 0: the mean of player 0's regret update (made by the iteration's first
+    traversal) equals the exact counterfactual regret within 5 standard errors at every entry."""
+    tree = LEDUC.tree()
+    mask = tree.action_mask
+    start = np.where(mask, np.random.default_rng(6).normal(size=mask.shape), 0.0)
+    base = {"regret": start, "strategy_sum": np.zeros(mask.shape), "uniforms": np.zeros(0)}
+    expected = expected_increments(tree, regret_matching(start, mask), 0, "es")[0]
+    mine = tree.infoset_player == 0
+    solver = SOLVERS["es"](LEDUC, seed=1, backend="tree")
+    samples = 40_000
+    total, squares = np.zeros(mask.shape), np.zeros(mask.shape)
+    for _ in range(samples):
+        solver._restore(base)
+        solver.iterate(1)
+        residual = tables(solver)[0] - start - expected
+        total += residual
+        squares += residual ** 2
+    mean = total / samples
+    error = np.sqrt((squares / samples - mean ** 2) * samples / (samples - 1) / samples)
+    z = np.abs(mean[mine]) / (error[mine] + 1e-300)
+    assert np.all(np.abs(mean[mine]) <= 5 * error[mine] + 1e-12), z.max()
+    assert error[mine].max() > 0

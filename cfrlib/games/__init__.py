@@ -1,11 +1,12 @@
 """The games of the book, each written as its rules (see each module's docstring)."""
 
 from .bluff import Bluff, bluff
+from .coin_toss import CoinToss, coin_toss
 from .kuhn import Kuhn, kuhn
 from .leduc import Leduc, leduc
 from .matrix import MatrixGame, matrix_game, rps
 from .explicit import ExplicitGame, explicit_from_game
 from .formats import load, save
 
-__all__ = ["Bluff", "ExplicitGame", "Kuhn", "Leduc", "MatrixGame", "bluff", "explicit_from_game",
-           "kuhn", "leduc", "load", "matrix_game", "rps", "save"]
+__all__ = ["Bluff", "CoinToss", "ExplicitGame", "Kuhn", "Leduc", "MatrixGame", "bluff", "coin_toss",
+           "explicit_from_game", "kuhn", "leduc", "load", "matrix_game", "rps", "save"]

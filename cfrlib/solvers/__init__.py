@@ -2,12 +2,14 @@
 (:mod:`cfrlib.solvers.fullwidth`) and the sampling family (:mod:`cfrlib.solvers.sampling`)."""
 
 from .base import SOLVERS, ConvergenceLog, Solver, solver_class
-from .fullwidth import CFR, DCFR, CFRPlus, FullWidthCFR, HedgeCFR, LinearCFR, PredictiveCFRPlus
-from .regret_minimizers import (Hedge, PredictiveRegretMatchingPlus, RegretMatching,
-                                RegretMatchingPlus, RegretMinimizer)
+from .fullwidth import (CFR, DCFR, HSDCFR, CFRPlus, DCFRPlus, FullWidthCFR, HedgeCFR, HSPCFRPlus, LinearCFR,
+                        PDCFRPlus, PredictiveCFRPlus, RTCFRPlus, SAPCFRPlus)
+from .regret_minimizers import (AsymmetricPredictiveRegretMatchingPlus, Hedge, PredictiveRegretMatchingPlus,
+                                RegretMatching, RegretMatchingPlus, RegretMinimizer, ScheduledRegretMatching)
 from .sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
 
 __all__ = ["SOLVERS", "solver_class", "ConvergenceLog", "Solver", "FullWidthCFR", "CFR", "CFRPlus", "LinearCFR", "DCFR",
            "PredictiveCFRPlus", "ChanceSamplingCFR", "ExternalSamplingMCCFR",
            "OutcomeSamplingMCCFR", "HedgeCFR", "RegretMinimizer", "RegretMatching",
-           "RegretMatchingPlus", "PredictiveRegretMatchingPlus", "Hedge"]
+           "RegretMatchingPlus", "PredictiveRegretMatchingPlus", "Hedge", "DCFRPlus", "PDCFRPlus", "SAPCFRPlus",
+           "HSDCFR", "HSPCFRPlus", "RTCFRPlus", "AsymmetricPredictiveRegretMatchingPlus", "ScheduledRegretMatching"]

@@ -1,4 +1,5 @@
-"""The full-width CFR family as one engine on the compiled tree: CFR, CFR+, Linear CFR, DCFR, PCFR+, Hedge-CFR.
+"""The full-width CFR family as one engine on the compiled tree: CFR, CFR+, Linear CFR, DCFR, PCFR+, Hedge-CFR
+and the frontier (DCFR+, PDCFR+, SAPCFR+, HS-DCFR, HS-PCFR+, RTCFR+).
 
 Every variant runs the same iteration. For the updating player ``i`` and the current strategy
 ``sigma^t``, on each player's block of sequences (:mod:`cfrlib.sequence_form`, the numbering and
@@ -34,7 +35,14 @@ CFR+ (Tammelin 2014)               inf    -inf   1 (or 2)  no
 Linear CFR (Brown, Sandholm 2019)  1      1      1         no
 DCFR (Brown, Sandholm 2019)        1.5    0      2         no
 PCFR+ (Farina et al. 2021)         inf    -inf   2 (or 1)  yes
+DCFR+ (Xu et al. 2024)             1.5    -inf   4         no
+PDCFR+ (Xu et al. 2024)            2.3    -inf   5         yes
 =================================  =====  =====  ========  ==========
+
+The frontier adds rules the table cannot hold: SAPCFR+ (a shorter step ``eta`` for the
+prediction), HS-DCFR and HS-PCFR+ (``alpha``, ``beta`` and the average's discount change with
+``t``: ``_average_decay``) and RTCFR+ (a regularized game: ``_sequence_values``), each a few
+lines at the end of this module.
 
 Conventions (those of OpenSpiel 2.0.2, whose published numbers the tests reproduce):
 
@@ -90,7 +98,9 @@ from ..sequence_form import SequenceForm
 from ..strategy import Strategy
 from ..tree import Tree
 from .base import Solver, register
-from .regret_minimizers import Hedge, RegretMatching, RegretMinimizer, _check_exponent, minimizer_from
+from .regret_minimizers import (AsymmetricPredictiveRegretMatchingPlus, Hedge, RegretMatching, RegretMinimizer,
+                                ScheduledRegretMatching, _check_exponent, check_horizon, minimizer_from,
+                                schedule_progress)
 
 
 class Cuts(NamedTuple):
@@ -183,14 +193,14 @@ class FullWidthCFR(Solver):
     # ------------------------------------------------------------------- one iteration
     def _iteration(self) -> None:
         t = self.iterations + 1
-        weight = self._average_weight(t)
+        weight, decay = self._average_weight(t), self._average_decay(t)
         if self.alternating:
             for i in (0, 1):
                 self.nodes_touched += self._touched(i) if self.count_pruned else self.tree.num_nodes
-                self._update(i, self._accumulate(i, weight), t)
+                self._update(i, self._accumulate(i, weight, decay), t)
         else:
             self.nodes_touched += self._touched(None) if self.count_pruned else self.tree.num_nodes
-            regrets = [self._accumulate(i, weight) for i in (0, 1)]
+            regrets = [self._accumulate(i, weight, decay) for i in (0, 1)]
             for i in (0, 1):
                 self._update(i, regrets[i], t)
 
@@ -206,6 +216,11 @@ class FullWidthCFR(Solver):
                               f"iteration {t}; use a smaller gamma")
         return weight
 
+    def _average_decay(self, t: int) -> float:
+        """The factor the average's running sum is multiplied by before ``w_t x_i`` is added
+        (1 here: the weights ``w_t`` alone define the average)."""
+        return 1.0
+
     def _realization_plan(self, p: int) -> NDArray[np.float64]:
         """``x_p`` of ``sigma^t`` (:func:`cfrlib.sequence_form.realization_plan`, cached)."""
         if not self._reach_is_current[p]:
@@ -213,20 +228,32 @@ class FullWidthCFR(Solver):
             self._reach_is_current[p] = True
         return self._reach[p]
 
-    def _accumulate(self, i: int, weight: float) -> NDArray[np.float64]:
-        """Add ``w_t x_i`` to player ``i``'s average and return the instantaneous regret
-        ``r^t(I, a) = q(I, a) - v(I)`` (:func:`cfrlib.sequence_form.counterfactual_values`)."""
+    def _accumulate(self, i: int, weight: float, decay: float = 1.0) -> NDArray[np.float64]:
+        """Multiply player ``i``'s average sum by ``decay``, add ``w_t x_i`` and return the
+        instantaneous regret ``r^t(I, a) = q(I, a) - v(I)``
+        (:func:`cfrlib.sequence_form.counterfactual_values`)."""
         block = self._form.players[i]
         x_own = self._realization_plan(i)[:-1].reshape(block.num_rows, block.width)
+        if decay != 1.0:
+            self._strategy_sum[i] *= decay
         if weight == 1.0:
             self._strategy_sum[i] += x_own
         else:
             self._strategy_sum[i] += weight * x_own
         q = sf.terminal_values(self._form, i, sf.opponent_weights(self._form, self._realization_plan(1 - i), i))
-        value = sf.counterfactual_values(block, q, self._sigma[i])
+        value = sf.counterfactual_values(block, self._sequence_values(i, q), self._values_strategy(i))
         regret = q[:-1].reshape(block.num_rows, block.width) - value[:, None]
         regret *= block.mask
         return regret
+
+    def _sequence_values(self, i: int, q: NDArray[np.float64]) -> NDArray[np.float64]:
+        """What player ``i`` earns per sequence before the backward pass: the terminals' ``q``
+        (a regularized game adds its own term here)."""
+        return q
+
+    def _values_strategy(self, i: int) -> NDArray[np.float64]:
+        """The strategy that weighs player ``i``'s action values into infoset values: ``sigma^t``."""
+        return self._sigma[i]
 
     def _update(self, i, regret, t):
         """``R^t`` and ``sigma^{t+1}`` from ``r^t``, by the local regret minimizer."""
@@ -406,3 +433,172 @@ class HedgeCFR(FullWidthCFR):
         super().__init__(game, alternating=alternating, count_pruned=count_pruned,
                          regret_minimizer=Hedge(payoff_range))
         self.payoff_range = cast(Hedge, self.regret_minimizer).payoff_range  # filled in from the game
+
+
+# ----------------------------------------------------------------------------- the frontier
+@register("dcfr+")
+class DCFRPlus(FullWidthCFR):
+    """DCFR+ (Xu et al., IJCAI 2024): RM+ whose regrets are discounted like DCFR's positive ones,
+    ``R^t = [R^{t-1} (t-1)^alpha / ((t-1)^alpha + 1) + r^t]^+``, average weighted by ``t^gamma``;
+    the paper's defaults ``alpha = 1.5``, ``gamma = 4``. A member of the family:
+    ``FullWidthCFR(alpha, -inf, gamma)`` (the discount applied after iteration ``t - 1`` instead of
+    before iteration ``t``, which regret matching cannot tell apart)."""
+
+    name = "DCFR+"
+    _param_names = ("alpha", "gamma", "count_pruned")
+
+    def __init__(self, game: Game, alpha: float = 1.5, gamma: float = 4.0, *, count_pruned: bool = False) -> None:
+        super().__init__(game, alpha, -math.inf, gamma, count_pruned=count_pruned)
+
+
+@register("pdcfr+")
+class PDCFRPlus(FullWidthCFR):
+    """PDCFR+ (Xu et al., IJCAI 2024): DCFR+'s discounted RM+ regrets, next strategy by regret
+    matching on the discounted ``R^t`` plus the prediction ``r^t``; the paper's defaults
+    ``alpha = 2.3``, ``gamma = 5``: ``FullWidthCFR(alpha, -inf, gamma, predictive=True)``."""
+
+    name = "PDCFR+"
+    _param_names = ("alpha", "gamma", "count_pruned")
+
+    def __init__(self, game: Game, alpha: float = 2.3, gamma: float = 5.0, *, count_pruned: bool = False) -> None:
+        super().__init__(game, alpha, -math.inf, gamma, predictive=True, count_pruned=count_pruned)
+
+
+@register("sapcfr+")
+class SAPCFRPlus(FullWidthCFR):
+    """SAPCFR+ (Meng et al., AAAI 2026): PCFR+ with the prediction's step shortened to
+    ``eta = 1/3`` (:class:`~cfrlib.solvers.regret_minimizers.AsymmetricPredictiveRegretMatchingPlus`),
+    quadratic average as PCFR+."""
+
+    name = "SAPCFR+"
+    _param_names = ("prediction_weight", "averaging", "count_pruned")
+
+    def __init__(self, game: Game, prediction_weight: float = 1.0 / 3.0, averaging: str = "quadratic", *,
+                 count_pruned: bool = False) -> None:
+        super().__init__(game, gamma=_averaging_power(averaging), count_pruned=count_pruned,
+                         regret_minimizer=AsymmetricPredictiveRegretMatchingPlus(prediction_weight))
+        self.prediction_weight, self.averaging = float(prediction_weight), averaging
+
+
+class _ScheduledAverage(FullWidthCFR):
+    """The average of the hyperparameter schedules (Zhang, McAleer and Sandholm 2024): DCFR's
+    ``S^t = ((t-1)/t)^gamma_t S^{t-1} + x^t`` with ``gamma_t = gamma_start - 5 p`` falling
+    linearly over the planned ``T = horizon`` iterations, ``p = min(t-1, T) / T``."""
+
+    _param_names = ("horizon", "gamma_start", "count_pruned")
+    horizon: int
+    gamma_start: float
+
+    def _schedule(self, horizon: object, gamma_start: object) -> None:
+        self.horizon = check_horizon(horizon)
+        self.gamma_start = _check_exponent("gamma_start", gamma_start, 5.0, math.inf, ())
+
+    def _average_weight(self, t: int) -> float:
+        return 1.0
+
+    def _average_decay(self, t: int) -> float:
+        return ((t - 1) / t) ** (self.gamma_start - 5.0 * schedule_progress(t - 1, self.horizon))
+
+
+@register("hs-pcfr+")
+class HSPCFRPlus(_ScheduledAverage):
+    """HS-PCFR+(30) (Zhang, McAleer and Sandholm 2024): PCFR+ whose average forgets early
+    iterations by the schedule of :class:`_ScheduledAverage`, from ``gamma = 30`` down to 25."""
+
+    name = "HS-PCFR+"
+
+    def __init__(self, game: Game, horizon: int = 1000, gamma_start: float = 30.0, *,
+                 count_pruned: bool = False) -> None:
+        self._schedule(horizon, gamma_start)
+        super().__init__(game, math.inf, -math.inf, 0.0, predictive=True, count_pruned=count_pruned)
+
+
+@register("hs-dcfr")
+class HSDCFR(_ScheduledAverage):
+    """HS-DCFR(30) (Zhang, McAleer and Sandholm 2024): DCFR with scheduled discounts
+    (:class:`~cfrlib.solvers.regret_minimizers.ScheduledRegretMatching`) and the scheduled average
+    of :class:`_ScheduledAverage`."""
+
+    name = "HS-DCFR"
+
+    def __init__(self, game: Game, horizon: int = 1000, gamma_start: float = 30.0, *,
+                 count_pruned: bool = False) -> None:
+        self._schedule(horizon, gamma_start)
+        super().__init__(game, count_pruned=count_pruned, regret_minimizer=ScheduledRegretMatching(horizon))
+
+
+@register("rtcfr+")
+class RTCFRPlus(FullWidthCFR):
+    """RTCFR+ (Meng et al., NeurIPS 2025), a last-iterate method: CFR+ on a regularized game whose
+    equilibrium moves towards the real one, with the authors' defaults ``mu = 1e-3``,
+    ``perturbation = 1e-10``, ``interval = 100``.
+
+    Player ``i`` earns ``-mu (x_i[(I, a)] - r_i[(I, a)])`` more at each sequence (the gradient of
+    ``-mu/2 ||x_i - r_i||^2`` in the sequence form, ``r`` a reference realization plan), so
+    ``q(I, a)`` gains that term and the regularized values of ``I``'s children, which are weighed
+    by the RM+ strategy ``sigma(I) = [R(I)]^+ / sum``; RM+ runs on ``q(I, a) - v(I)``. The strategy
+    played is ``sigma-hat = (1 - eps |A(I)|) sigma + eps``. Every ``interval`` iterations,
+    before the updates, the reference becomes the strategy played and ``eps`` halves. The
+    current strategy ``sigma-hat`` is the output; the average is kept (uniform weights) to compare."""
+
+    name = "RTCFR+"
+    _param_names = ("mu", "perturbation", "interval", "count_pruned")
+
+    def __init__(self, game: Game, mu: float = 1e-3, perturbation: float = 1e-10, interval: int = 100, *,
+                 count_pruned: bool = False) -> None:
+        self.mu = _check_exponent("mu", mu, 0.0, math.inf, ())
+        if self.mu == 0.0:
+            raise SolverError("mu must be positive (0 is CFR+ without regularization), got 0.0")
+        if isinstance(interval, bool) or not isinstance(interval, (int, np.integer)) or interval < 1:
+            raise SolverError(f"interval must be a positive whole number of iterations, got {interval!r}")
+        self.interval = int(interval)
+        super().__init__(game, math.inf, -math.inf, 0.0, count_pruned=count_pruned)
+        widest = int(self.tree.action_mask.sum(axis=1).max())
+        self.perturbation = _check_exponent("perturbation", perturbation, 0.0, 1.0, ())
+        if self.perturbation * widest >= 1.0:
+            raise SolverError(f"perturbation must be below 1/{widest} (the most actions at an infoset), "
+                              f"got {perturbation!r}")
+        self._unperturbed = [s.copy() for s in self._sigma]
+        self._reference_sigma = [s.copy() for s in self._sigma]
+        self._reference = [np.ones(b.size + 1) for b in self._form.players]
+        self._set_reference(self._reference_sigma)
+
+    def _set_reference(self, sigmas: Sequence[NDArray[np.float64]]) -> None:
+        for p, block in enumerate(self._form.players):
+            self._reference_sigma[p] = sigmas[p].copy()
+            sf.realization_plan(block, self._reference_sigma[p], out=self._reference[p])
+
+    def _iteration(self) -> None:
+        if (self.iterations + 1) % self.interval == 0:
+            self._set_reference(self._sigma)
+        super()._iteration()
+
+    def _sequence_values(self, i: int, q: NDArray[np.float64]) -> NDArray[np.float64]:
+        q[:-1] -= self.mu * (self._realization_plan(i)[:-1] - self._reference[i][:-1])
+        return q
+
+    def _values_strategy(self, i: int) -> NDArray[np.float64]:
+        return self._unperturbed[i]
+
+    def _update(self, i: int, regret: NDArray[np.float64], t: int) -> None:
+        """RM+ on ``r^t``, then ``sigma-hat^{t+1} = (1 - eps |A(I)|) sigma^{t+1} + eps`` (normalised),
+        ``eps = perturbation / 2^floor(t / interval)``."""
+        mask = self._form.players[i].mask
+        self.regret_minimizer.update(self._regret[i], regret, t)
+        sigma = self.regret_minimizer.strategy(self._regret[i], regret, t, mask)
+        self._unperturbed[i] = sigma
+        eps = self.perturbation / 2.0 ** (t // self.interval)
+        played = ((1.0 - eps * mask.sum(axis=1, keepdims=True)) * sigma + eps) * mask
+        self._sigma[i] = played / played.sum(axis=1, keepdims=True)
+        self._reach_is_current[i] = False
+
+    def _arrays(self) -> dict[str, NDArray[Any]]:
+        return {**super()._arrays(), "reference": self._to_tree(self._reference_sigma)}
+
+    def _restore(self, arrays: dict[str, NDArray[Any]]) -> None:
+        super()._restore(arrays)
+        if "reference" not in arrays or arrays["reference"].shape != self.tree.action_mask.shape:
+            raise SolverError(f"saved state 'reference' is missing or does not have shape {self.tree.action_mask.shape}")
+        self._set_reference([b.rows_of(arrays["reference"].astype(float)) for b in self._form.players])
+        self._unperturbed = [self.regret_minimizer.strategy(R, R, self.iterations, b.mask)
+                             for R, b in zip(self._regret, self._form.players)]

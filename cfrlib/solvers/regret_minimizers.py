@@ -14,7 +14,9 @@ masked):
 
 :class:`FullWidthCFR(regret_minimizer=...) <cfrlib.solvers.fullwidth.FullWidthCFR>` takes one;
 CFR, CFR+, Linear CFR, DCFR and PCFR+ are :class:`RegretMatching` with different discounts, and
-:class:`Hedge` gives Hedge-CFR.
+:class:`Hedge` gives Hedge-CFR; so are the frontier's DCFR+ and PDCFR+ (fixed discounts),
+:class:`ScheduledRegretMatching` (HS-DCFR: discounts that change with ``t``) and
+:class:`AsymmetricPredictiveRegretMatchingPlus` (SAPCFR+: a shorter step for the prediction).
 """
 
 from __future__ import annotations
@@ -98,9 +100,16 @@ class RegretMatching(RegretMinimizer):
             raise SolverError(f"predictive must be True or False, got {predictive!r}")
         self.predictive = bool(predictive)
 
+    prediction_weight = 1.0
+    """``eta`` of the predictive strategy ``[R^t + eta r^t]^+`` (1: PCFR+'s)."""
+
+    def discounts(self, t: int) -> tuple[float, float]:
+        """The factors ``t^alpha / (t^alpha + 1)`` and ``t^beta / (t^beta + 1)`` of iteration ``t``."""
+        return _discount(t, self.alpha), _discount(t, self.beta)
+
     def update(self, R: FloatArray, r: FloatArray, t: int) -> None:
         R += r
-        positive, negative = _discount(t, self.alpha), _discount(t, self.beta)
+        positive, negative = self.discounts(t)
         if positive == 1.0 and negative == 0.0:
             np.maximum(R, 0.0, out=R)
         elif positive == negative:
@@ -110,7 +119,9 @@ class RegretMatching(RegretMinimizer):
             R *= np.where(R >= 0.0, positive, negative)
 
     def strategy(self, R: FloatArray, r: FloatArray, t: int, mask: FloatArray) -> FloatArray:
-        positive = np.maximum(R + r if self.predictive else R, 0.0)
+        if self.predictive:
+            R = R + r if self.prediction_weight == 1.0 else R + self.prediction_weight * r
+        positive = np.maximum(R, 0.0)
         total = positive.sum(axis=1)
         none = total <= 0.0
         if none.any():
@@ -146,6 +157,55 @@ class PredictiveRegretMatchingPlus(RegretMatching):
 
     def params(self) -> dict[str, Any]:
         return {}
+
+
+class AsymmetricPredictiveRegretMatchingPlus(RegretMatching):
+    """SAPCFR+'s rule (Meng et al., AAAI 2026, "Faster game solving via asymmetry of step sizes"):
+    the RM+ state ``R^t = [R^{t-1} + r^t]^+`` as in PCFR+, the strategy by regret matching on
+    ``R^t + eta r^t`` with a fixed ``eta`` in ``(0, 1]`` (the prediction's step shorter than the
+    regret's; ``eta = 1`` is PCFR+). Default ``eta = 1/3``."""
+
+    name = "asymmetric predictive RM+"
+
+    def __init__(self, prediction_weight: float = 1.0 / 3.0) -> None:
+        super().__init__(math.inf, -math.inf, predictive=True)
+        self.prediction_weight = _check_exponent("prediction_weight", prediction_weight, 0.0, 1.0, ())
+        if self.prediction_weight == 0.0:
+            raise SolverError("prediction_weight must be in (0, 1], got 0.0 (that is RM+, no prediction)")
+
+    def params(self) -> dict[str, Any]:
+        return {"prediction_weight": self.prediction_weight}
+
+
+def schedule_progress(t: int, horizon: int) -> float:
+    """``min(t, T) / T``: how far iteration ``t`` is into a run planned for ``T = horizon`` iterations."""
+    return min(t, horizon) / horizon
+
+
+def check_horizon(horizon: object) -> int:
+    if isinstance(horizon, bool) or not isinstance(horizon, (int, np.integer)) or horizon < 1:
+        raise SolverError(f"horizon must be a positive whole number of iterations, got {horizon!r}")
+    return int(horizon)
+
+
+class ScheduledRegretMatching(RegretMatching):
+    """HS-DCFR's regret rule (Zhang, McAleer and Sandholm 2024, "Faster game solving via
+    hyperparameter schedules"): DCFR's discounts with exponents that move linearly over a run of
+    ``T = horizon`` iterations, ``alpha_t = 1 + 3 p`` and ``beta_t = -1 - 2 p`` at ``p = min(t, T) / T``
+    (negative regrets forgotten faster and faster, positive ones kept longer and longer)."""
+
+    name = "scheduled regret matching"
+
+    def __init__(self, horizon: int = 1000) -> None:
+        super().__init__(1.0, -1.0)
+        self.horizon = check_horizon(horizon)
+
+    def discounts(self, t: int) -> tuple[float, float]:
+        progress = schedule_progress(t, self.horizon)
+        return _discount(t, 1.0 + 3.0 * progress), _discount(t, -1.0 - 2.0 * progress)
+
+    def params(self) -> dict[str, Any]:
+        return {"horizon": self.horizon}
 
 
 class Hedge(RegretMinimizer):

@@ -107,7 +107,7 @@ class TextbookCFR:
         if i in updating:
             sign = 1.0 if i == 0 else -1.0                            # u_1 = -u_0 (plus a constant)
             for a in info.actions:
-                info.instant[a] += others(i) * sign * (value[a] - v)  # r(I, a) += pi_{-i}(h) (v_i(ha) - v_i(h))
+                info.instant[a] += others(i) * sign * (value[a] - v)  # r(I, a) += pi_{-i}(h) (u_i(ha) - u_i(h))
                 info.strategy_sum[a] += self.weight * reach[i] * info.strategy[a]
         return v
 

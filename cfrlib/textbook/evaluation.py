@@ -43,7 +43,7 @@ def best_response_value(game: Game, strategy: StrategyTable, player: int) -> flo
     Step 1 lists, for each infoset ``I`` of player ``i``, its histories ``h`` with their
     counterfactual reach ``pi_{-i}(h)`` (chance times the opponent). Step 2 evaluates the tree
     with player ``i`` choosing, in every ``I``, the action that maximises the counterfactual value
-    ``sum_{h in I} pi_{-i}(h) v_i(ha)``. Perfect recall makes the recursion well founded: the
+    ``sum_{h in I} pi_{-i}(h) u_i(ha)``. Perfect recall makes the recursion well founded: the
     values below ``I`` only depend on choices at deeper infosets.
     """
     members: defaultdict[tuple[int, str], list[tuple[State, float]]] = defaultdict(list)
@@ -75,7 +75,7 @@ def best_response_value(game: Game, strategy: StrategyTable, player: int) -> flo
             best_action[key] = max(cf_value, key=cf_value.__getitem__)  # first maximiser wins ties
         return best_action[key]
 
-    def value(h: State) -> float:                                   # v_i(h) with i best responding
+    def value(h: State) -> float:                                   # u_i(h) with i best responding
         if h.is_terminal():
             u0 = h.returns()[0]
             return u0 if player == 0 else game.constant_sum - u0

@@ -83,7 +83,7 @@ def chance_sampling_cfr(state: State, players: tuple[int, ...], reach: tuple[flo
     Chance is sampled (one outcome per chance node), both players' actions are explored in
     full. At the infosets of each player ``i`` in ``players`` (one player with alternating
     updates, both with simultaneous ones) it adds the regrets
-    ``R(I, a) += pi_{-i}(h) (v_i(ha) - v_i(h))`` with ``pi_{-i}`` the opponent's reach only:
+    ``R(I, a) += pi_{-i}(h) (u_i(ha) - u_i(h))`` with ``pi_{-i}`` the opponent's reach only:
     the chance probability is left out because chance was sampled with exactly that probability
     (as in the usual chance-sampled CFR), and the average-strategy sums ``S(I, a) += pi_i(h) sigma(I, a)``.
     ``reach = (pi_0(h), pi_1(h))``. In a constant-sum game
@@ -118,7 +118,7 @@ def external_sampling(state: State, i: int, table: InfosetTable,
     """One traversal of external-sampling MCCFR for player ``i``; returns ``i``'s sampled value.
 
     Chance and the opponent are sampled (one action each time they act), player ``i``'s actions
-    are explored in full. At ``i``'s infosets ``R(I, a) += v_i(ha) - v_i(h)``: the sampled
+    are explored in full. At ``i``'s infosets ``R(I, a) += u_i(ha) - u_i(h)``: the sampled
     values need no weight, since the probability of sampling ``h`` is ``pi_{-i}(h)`` (chance and
     opponent), exactly the weight of counterfactual regret. At the opponent's infosets the
     average strategy gets ``S(I, a) += sigma(I, a)`` ("simple" or stochastically-weighted
@@ -136,7 +136,7 @@ def external_sampling(state: State, i: int, table: InfosetTable,
     sigma = regret_matching(node.regret)                            # sigma^t(I)
     if state.current_player() == i:
         q = [external_sampling(state.child(action), i, table, rng) for action in node.actions]
-        v = sum(s * x for s, x in zip(sigma, q))                    # v_i(h) = sum_a sigma(a) v_i(ha)
+        v = sum(s * x for s, x in zip(sigma, q))                    # u_i(h) = sum_a sigma(a) u_i(ha)
         for a in range(len(q)):
             node.regret[a] += q[a] - v                              # sampled r(I, a)
         return v
@@ -154,8 +154,8 @@ def outcome_sampling(state: State, i: int, pi_o: float, q: float, table: Infoset
     ``pi_o`` is ``pi_{-i}(h)`` (chance times the opponent) and ``q`` the probability that the
     sampling reached ``h``. Chance and the opponent are sampled on policy; player ``i`` samples
     from ``xi(I) = epsilon * uniform + (1 - epsilon) * sigma(I)``. Returns the importance-weighted
-    value ``u_i(z) pi_i(h, z) / xi(h, z)`` of the sampled terminal ``z`` (``i``'s part of the
-    path below ``h``), an unbiased estimate of ``v_i(h)``.
+    value ``u_i(z) pi_i(h -> z) / xi(h -> z)`` of the sampled terminal ``z`` (``i``'s part of the
+    path below ``h``), an unbiased estimate of ``u_i(h)``.
 
     At ``i``'s infosets, with sampled action ``a*`` and ``w = pi_{-i}(h) / q(h)``:
     ``c(a*) = v(ha*) / xi(a*)``, ``c(a) = 0`` otherwise, ``v = sigma(a*) c(a*)`` and

@@ -17,7 +17,7 @@ class ChanceSamplingCFR(SamplingSolver):
     """CFR that samples one chance outcome at every chance node it meets and explores both
     players' actions in full.
 
-    A traversal for player ``i`` adds ``R(I, a) += pi_{-i}(h) (v_i(ha) - v_i(h))`` with the
+    A traversal for player ``i`` adds ``R(I, a) += pi_{-i}(h) (u_i(ha) - u_i(h))`` with the
     opponent's reach only (no chance probability: chance was sampled with exactly that
     probability, so the expected update is the counterfactual regret) and
     ``S(I, a) += pi_i(h) sigma(I, a)`` to the average strategy. With ``alternating=True`` an

@@ -13,7 +13,7 @@ class ExternalSamplingMCCFR(SamplingSolver):
     of the opponent wherever they act.
 
     An iteration is a traversal for player 0, then one for player 1. At the traverser's
-    infosets ``R(I, a) += v_i(ha) - v_i(h)`` with sampled values (unbiased: ``h`` is sampled with
+    infosets ``R(I, a) += u_i(ha) - u_i(h)`` with sampled values (unbiased: ``h`` is sampled with
     probability ``pi_{-i}(h)``, exactly the counterfactual weight). The average strategy uses
     the "simple" (stochastically weighted) update of Lanctot et al. and OpenSpiel (the default
     ``avg_type`` of its ``ExternalSamplingMCCFRSolver``): at the opponent's infosets,
