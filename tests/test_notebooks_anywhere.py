@@ -159,5 +159,6 @@ def test_an_unknown_data_set_is_a_clear_error():
     from cfrlib import datasets
 
     with pytest.raises(cfrlib.CfrlibError, match="no recorded data set 'curves'; there are "
-                                                 "comparison, sampling_curves, lp_vs_cfr, distributed, frontier_curves, subgame_study"):
+                                                 "comparison, sampling_curves, lp_vs_cfr, distributed, frontier_curves, "
+                                                 "subgame_study, sampling_rules"):
         datasets.load_json("curves")

@@ -1,14 +1,14 @@
 """The sampling family: chance-sampled CFR, external-sampling and outcome-sampling MCCFR.
 
-Each solver runs on the compiled tree when the game fits (``TreeTables`` walked by the
+Each solver runs on the compiled tree when the game fits (``TreeWalk`` running the
 compiled walks of ``cfrlib.solvers.sampling.kernels``) and on the state API otherwise
-(``StateTables`` walked by the textbook recursions of ``cfrlib.textbook.sampling``);
+(``StateWalk`` running the textbook recursions of ``cfrlib.textbook.sampling``);
 ``cfrlib.solvers.sampling.common`` holds what they share.
 """
 
 from .chance import ChanceSamplingCFR
 from .external import ExternalSamplingMCCFR
 from .outcome import OutcomeSamplingMCCFR
-from .tables import TableStrategy
+from .walk import TableStrategy
 
 __all__ = ["ChanceSamplingCFR", "ExternalSamplingMCCFR", "OutcomeSamplingMCCFR", "TableStrategy"]

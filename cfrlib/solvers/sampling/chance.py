@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from ...errors import SolverError
 from ...game import Game
-from ...textbook.sampling import InfosetTable, chance_sampling_cfr
 from ..base import register
+from ..regret_minimizers import RegretMinimizer
 from .common import SamplingSolver
-from .tables import TreeTables
+from .walk import Scheme
 
 
 @register("cs")
@@ -28,7 +26,8 @@ class ChanceSamplingCFR(SamplingSolver):
     that both players reach with probability 0 are skipped (nothing in them would change).
 
     ``seed`` seeds the ``numpy.random.Generator`` ``rng``; ``backend`` is ``"tree"``,
-    ``"states"`` or ``"auto"`` (see ``cfrlib.solvers.sampling.common``); all by keyword.
+    ``"states"`` or ``"auto"`` (see ``cfrlib.solvers.sampling.common``); ``regret_minimizer``
+    is the local rule (as in ``ExternalSamplingMCCFR``); all by keyword.
     ``cfrlib.textbook.sampling.chance_sampling_cfr`` is the same algorithm, written to be read;
     ``cfrlib.solvers.sampling.kernels.chance_sampling`` the compiled walk.
     """
@@ -36,20 +35,16 @@ class ChanceSamplingCFR(SamplingSolver):
     name = "chance-sampling CFR"
 
     def __init__(self, game: Game, *positional: object, seed: int = 0, backend: str = "auto",
+                 regret_minimizer: RegretMinimizer | str | None = None,
                  alternating: bool = True) -> None:
         if not isinstance(alternating, bool):
             raise SolverError(f"alternating must be True or False, got {alternating!r}")
         self.alternating = alternating
-        self._schedule: tuple[tuple[int, ...], ...] = ((0,), (1,)) if alternating else ((0, 1),)
-        super().__init__(game, *positional, seed=seed, backend=backend)
+        super().__init__(game, *positional, seed=seed, backend=backend,
+                         regret_minimizer=regret_minimizer)
 
     def _params(self) -> dict[str, Any]:
         return {**super()._params(), "alternating": self.alternating}
 
-    def _traverse_states(self, table: InfosetTable, rng: np.random.Generator) -> None:
-        for players in self._schedule:
-            chance_sampling_cfr(self.game.initial_state(), players, (1.0, 1.0), table, rng)
-
-    def _tree_iterations(self, t: TreeTables, n: int) -> int:
-        return t.walks.chance_sampling(t.flat, n, self.alternating, t.regret, t.strategy_sum,
-                                       t.sigma, self.rng, t.pending, t.count)
+    def _scheme(self) -> Scheme:
+        return Scheme("chance", self.regret_minimizer, alternating=self.alternating)

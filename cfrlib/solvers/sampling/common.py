@@ -1,8 +1,9 @@
 """What the three sampling solvers share: the choice of backend, the seeded generator, the
-tables of regrets and average-strategy sums (``cfrlib.solvers.sampling.tables``), strategies,
-and saving and resuming.
+local rule, the walk that owns the tables (``cfrlib.solvers.sampling.walk``), strategies, and
+saving and resuming. A solver is configuration: its options make a ``Scheme``, and the walk
+does the rest.
 
-Two backends hold the same numbers behind one interface (``TreeTables`` and ``StateTables``):
+Two backends hold the same numbers behind one interface (``TreeWalk`` and ``StateWalk``):
 
 * ``"tree"``: the game compiled once (``cfrlib.Game.tree``), walked by the compiled walks of
   ``cfrlib.solvers.sampling.kernels``;
@@ -32,10 +33,11 @@ from ...game import Game
 from ...strategy import Strategy
 from ...textbook.sampling import InfosetTable
 from ..base import Solver
-from .tables import StateTables, TableStrategy, TreeTables, UniformStream
+from ..regret_minimizers import RegretMatching, RegretMinimizer, minimizer_from
+from .walk import Scheme, StateWalk, TableStrategy, TreeWalk, UniformStream
 
 __all__ = ["SamplingSolver", "TableStrategy", "UniformStream", "choose_backend",
-           "estimate_num_nodes"]
+           "estimate_num_nodes", "sampling_minimizer"]
 
 BACKENDS = ("auto", "tree", "states")
 MAX_TREE_NODES = 2_000_000
@@ -78,44 +80,85 @@ def choose_backend(game: Game, backend: str) -> str:
     return "states"
 
 
+def sampling_minimizer(spec: RegretMinimizer | str | None) -> RegretMatching:
+    """The local rule of a sampling solver from ``regret_minimizer=`` (``None``: regret
+    matching): a :class:`~cfrlib.solvers.regret_minimizers.RegretMatching` with its discounts
+    ``alpha`` and ``beta`` (``"rm"``, ``"rm+"``, DCFR's ``RegretMatching(1.5, 0)``, ...), which
+    the walks apply as data. Refused, with a ``SolverError``:
+
+    * predictive regret matching (``"prm+"``, ``predictive=True``): its prediction of iteration
+      ``t + 1`` is ``r^t``, which sampling replaces by ``r~^t``, zero at every infoset not sampled
+      at ``t``; an infoset's strategy would change at the end of every iteration that skips it
+      (the walks keep each infoset's strategy until its next update), and the predictive bound,
+      in ``sum_t ||r^t - r^{t-1}||^2``, is dominated by the sampling variance;
+    * Hedge (``"hedge"``): its learning rate ``eta_t`` changes every strategy at every ``t``, and
+      its safe rate assumes regrets within the payoff range, which importance-weighted sampled
+      regrets exceed;
+    * any other minimizer, including a subclass of ``RegretMatching`` that changes its update
+      or strategy (the walks would not run its code).
+    """
+    if spec is None:
+        return RegretMatching()
+    minimizer = minimizer_from(spec)
+    kind = type(minimizer)
+    if (not isinstance(minimizer, RegretMatching) or kind.update is not RegretMatching.update
+            or kind.strategy is not RegretMatching.strategy):
+        raise SolverError(f"the sampling solvers take regret matching with discounts (\"rm\", "
+                          f"\"rm+\", RegretMatching(alpha, beta)), not {minimizer!r}: its strategy "
+                          "is not regret matching on the sampled regrets")
+    if minimizer.predictive:
+        raise SolverError(f"the sampling solvers refuse predictive regret matching ({minimizer!r}): "
+                          "its prediction, the last sampled regret, is zero at every infoset not "
+                          "sampled, and sampling noise swamps what predicting could gain")
+    return minimizer
+
+
+def _is_plain(minimizer: RegretMatching) -> bool:
+    """Whether ``minimizer`` is the default, vanilla regret matching."""
+    return type(minimizer) is RegretMatching and minimizer.params() == RegretMatching().params()
+
+
 class SamplingSolver(Solver):
     """Base of the sampling solvers: a seeded generator ``rng`` (its state is saved with the
-    solver) and the tables of the chosen backend (``tables``).
+    solver), the local rule ``regret_minimizer`` and the walk of the chosen backend, which owns
+    the tables (``tables``).
 
-    Every sampling solver takes ``(game, *, seed=0, backend="auto", ...)`` with its own options
-    after those, all by keyword. Subclasses implement ``_tree_iterations(tables, n)`` (``n``
-    iterations with the compiled walk on a ``TreeTables``, returns the nodes touched) and
-    ``_traverse_states(table, rng)`` (one iteration with the textbook recursions, counting in
-    the ``InfosetTable``).
+    Every sampling solver takes ``(game, *, seed=0, backend="auto", regret_minimizer=None, ...)``
+    with its own options after those, all by keyword; ``regret_minimizer`` is checked by
+    :func:`sampling_minimizer` and needs the tree backend unless it is plain regret matching.
+    A subclass is configuration: ``_scheme()`` says what to walk.
     """
 
     sampled = True
 
-    def __init__(self, game: Game, *positional: object, seed: int = 0, backend: str = "auto") -> None:
+    def __init__(self, game: Game, *positional: object, seed: int = 0, backend: str = "auto",
+                 regret_minimizer: RegretMinimizer | str | None = None) -> None:
         if positional:
             raise SolverError(f"{type(self).__name__} takes its options by keyword only "
                               f"(seed=, backend=, ...), got the positional {positional!r}")
         super().__init__(game)
         self.seed = check_seed(seed)
+        self.regret_minimizer = sampling_minimizer(regret_minimizer)
         self.rng = np.random.default_rng(self.seed)
         self.backend = choose_backend(game, backend)
+        scheme = self._scheme()
         if self.backend == "tree":
-            self.tables: TreeTables | StateTables = TreeTables(game, self.rng)
+            self.tables: TreeWalk | StateWalk = TreeWalk(game, self.rng, scheme)
+        elif _is_plain(self.regret_minimizer):
+            self.tables = StateWalk(game, self.rng, scheme,
+                                    lambda: choose_backend(game, "auto") == "tree")
         else:
-            self.tables = StateTables(game, self.rng,
-                                      lambda: choose_backend(game, "auto") == "tree")
+            raise SolverError(f"{self.regret_minimizer!r} needs the compiled tree (backend=\"tree\"); "
+                              f"the states backend{' chosen for ' + game.name if backend == 'auto' else ''} "
+                              "runs the textbook recursions, plain regret matching only")
         self.batch = self.tables.batch
 
-    def _tree_iterations(self, t: TreeTables, n: int) -> int:
-        """``n`` iterations with the compiled walk on ``t``; returns the nodes touched."""
-        raise NotImplementedError
-
-    def _traverse_states(self, table: InfosetTable, rng: np.random.Generator) -> None:
-        """One iteration with the textbook recursions, counting in ``table``."""
+    def _scheme(self) -> Scheme:
+        """What this solver walks, from its options."""
         raise NotImplementedError
 
     def _iterations(self, n: int) -> None:
-        self.nodes_touched += self.tables.run(self, n)
+        self.nodes_touched += self.tables.run(n, self.iterations)
 
     # ------------------------------------------------------------------ strategies
     def average_strategy(self) -> Strategy:
@@ -144,29 +187,35 @@ class SamplingSolver(Solver):
         if self.backend != "states":
             raise SolverError("only the states backend has an InfosetTable; with the tree backend "
                               "read solver.regret and solver.strategy_sum")
-        assert isinstance(self.tables, StateTables)
+        assert isinstance(self.tables, StateWalk)
         return self.tables.table
 
     @property
     def regret(self) -> list[list[float]]:
-        """``R^T(I, a)`` of the tree backend, one list per infoset in the tree's order."""
-        return self._rows("regret")
+        """``R^T(I, a)`` of the tree backend, one list per infoset in the tree's order (with a
+        discounting rule, every row discounted up to iteration ``T``)."""
+        walk = self._walk("regret")
+        return walk.rows(walk.settled_regret(self.iterations))
 
     @property
     def strategy_sum(self) -> list[list[float]]:
         """``S(I, a)`` of the tree backend, one list per infoset in the tree's order."""
-        return self._rows("strategy_sum")
+        walk = self._walk("strategy_sum")
+        return walk.rows(walk.strategy_sum)
 
-    def _rows(self, field: str) -> list[list[float]]:
-        if self.backend != "tree":
+    def _walk(self, field: str) -> TreeWalk:
+        if not isinstance(self.tables, TreeWalk):
             raise SolverError(f"solver.{field} is the tree backend's; with the states backend "
                               "read solver.table")
-        assert isinstance(self.tables, TreeTables)
-        return self.tables.rows(getattr(self.tables, field))
+        return self.tables
 
     # --------------------------------------------------------------- save / resume
     def _params(self) -> dict[str, Any]:
-        return {"seed": self.seed, "backend": self.backend}
+        params: dict[str, Any] = {"seed": self.seed, "backend": self.backend}
+        if not _is_plain(self.regret_minimizer):
+            params["regret_minimizer"] = [type(self.regret_minimizer).__name__,
+                                          self.regret_minimizer.params()]
+        return params
 
     def _arrays(self) -> dict[str, NDArray[Any]]:
         return self.tables.arrays()

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from ...textbook.sampling import InfosetTable, external_sampling
 from ..base import register
 from .common import SamplingSolver
-from .tables import TreeTables
+from .walk import Scheme
 
 
 @register("es")
@@ -24,17 +21,15 @@ class ExternalSamplingMCCFR(SamplingSolver):
     ``I`` (chance's share of ``I``), so the normalised average is right.
 
     ``seed`` seeds the ``numpy.random.Generator`` ``rng``; ``backend`` is ``"tree"``,
-    ``"states"`` or ``"auto"`` (see ``cfrlib.solvers.sampling.common``); all by keyword.
-    ``cfrlib.textbook.sampling.external_sampling`` is the same algorithm, written to be read;
-    ``cfrlib.solvers.sampling.kernels.external_sampling`` the compiled walk.
+    ``"states"`` or ``"auto"`` (see ``cfrlib.solvers.sampling.common``); ``regret_minimizer``
+    is the local rule (``"rm"`` by default, ``"rm+"``, or ``RegretMatching(alpha, beta)`` for
+    DCFR's discounts, applied to every infoset every iteration as the kernels' docstring says;
+    see ``cfrlib.solvers.sampling.common.sampling_minimizer`` for what is refused); all by
+    keyword. ``cfrlib.textbook.sampling.external_sampling`` is the same algorithm, written to be
+    read; ``cfrlib.solvers.sampling.kernels.external_sampling`` the compiled walk.
     """
 
     name = "external-sampling MCCFR"
 
-    def _traverse_states(self, table: InfosetTable, rng: np.random.Generator) -> None:
-        for i in (0, 1):
-            external_sampling(self.game.initial_state(), i, table, rng)
-
-    def _tree_iterations(self, t: TreeTables, n: int) -> int:
-        return t.walks.external_sampling(t.flat, n, t.regret, t.strategy_sum, t.sigma,
-                                         self.rng, t.pending, t.count)
+    def _scheme(self) -> Scheme:
+        return Scheme("external", self.regret_minimizer)

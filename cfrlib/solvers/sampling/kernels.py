@@ -19,12 +19,33 @@ and so falls behind and delays the next distributed round (Bluff 1x1: 0.11-0.18 
 round with the lock held, about 0.08 s without).
 
 Tables (``num_infosets x max_actions``, zero beyond an infoset's ``num_actions[I]`` legal
-actions): ``regret`` ``R^T(I, a)``, ``strategy_sum`` ``S(I, a)`` and ``sigma``, regret matching on
+actions): ``regret`` ``R(I, a)``, ``strategy_sum`` ``S(I, a)`` and ``sigma``, regret matching on
 ``regret`` kept up to date after every regret update.
+
+The local rule is data, not code: every walk takes a ``Rule`` (how positive and negative
+regrets are discounted each iteration) and its ``Lazy`` state, and calls ``settle`` on an
+infoset's row before adding to it. Discounting applies to every infoset at every iteration,
+sampled or not, as in the full-width engine: with ``r~^t(I, a)`` the sampled regret of
+iteration ``t`` (zero where ``I`` was not sampled),
+
+    ``R^t(I, a) = d_t(R^{t-1}(I, a) + r~^t(I, a))``,
+    ``d_t(x) = x t^alpha / (t^alpha + 1)`` if ``x >= 0``, ``x t^beta / (t^beta + 1)`` if ``x < 0``
+
+(``alpha = inf``/``beta = inf``: factor 1, ``beta = -inf``: factor 0, RM+). An infoset left
+alone from iteration ``tau`` to ``t - 1`` only needs the product of those factors, and a
+positive factor keeps a regret's sign, so the row is brought up to date when next touched
+(lazily): ``R <- R prod_{s=tau}^{t-1} f_s = R P(t-1) / P(tau-1)`` with ``P(t) = prod_{s<=t} f_s``
+(the factors of the sign of ``R``), ``P`` held as a mantissa and a binary exponent so that it
+never underflows (``f = 1/2`` every iteration when ``beta = 0``); the factor itself when
+``tau = t - 1``. Regret matching ignores a positive factor common to the positive
+regrets, so the strategies are those of discounting every row every iteration; only the
+stored numbers lag (``settled`` gives them as of now). The default rule (``alpha = beta =
+inf``) skips all of this, and the walk is plain regret matching, bit for bit.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from itertools import accumulate
@@ -40,6 +61,10 @@ from numpy.typing import NDArray
 
 from ...game import CHANCE, TERMINAL
 from ...tree import Tree
+
+KEEP, ZERO, DISCOUNT = 0, 1, 2
+"""What a ``Rule`` does to regrets of one sign at the end of an iteration: keep them (exponent
+``inf``), reset them to 0 (``-inf``), or multiply them by ``s^e / (s^e + 1)``."""
 
 _CACHE: WeakKeyDictionary[Tree, KernelTree] = WeakKeyDictionary()
 
@@ -110,6 +135,94 @@ def kernel_tree(tree: Tree) -> KernelTree:
     return found
 
 
+class Rule(NamedTuple):
+    """The discounts of a local rule: ``positive`` and ``negative`` (``KEEP``, ``ZERO`` or
+    ``DISCOUNT``) for regrets ``>= 0`` and ``< 0``, their exponents ``alpha`` and ``beta``, and
+    ``discounts`` (whether either is not ``KEEP``)."""
+
+    discounts: bool
+    positive: int
+    negative: int
+    alpha: float
+    beta: float
+
+
+class Lazy(NamedTuple):
+    """The state of lazy discounting: per infoset ``stamp`` (``tau(I)``, the last iteration that
+    touched its row, 0 for none) and ``mark`` (``P_+(tau - 1)`` and ``P_-(tau - 1)``, each as
+    mantissa and exponent); ``now`` is ``[P_+(t - 1), P_-(t - 1)]`` likewise, then ``f_+(t - 1),
+    f_-(t - 1)``, in iteration ``t``."""
+
+    stamp: NDArray[np.int64]
+    mark: NDArray[np.float64]
+    now: NDArray[np.float64]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def advance(rule, now, t):
+    """Enter iteration ``t``: multiply ``P`` in ``now`` by iteration ``t - 1``'s factors
+    ``f = 1 / (1 + s^-e) = s^e / (s^e + 1)``."""
+    if t < 2:
+        return
+    s = float(t - 1)
+    for j in range(2):
+        if (rule.positive if j == 0 else rule.negative) == DISCOUNT:
+            f = 1.0 / (1.0 + s ** -(rule.alpha if j == 0 else rule.beta))
+            now[4 + j] = f
+            mantissa, exponent = math.frexp(now[2 * j] * f)
+            now[2 * j] = mantissa
+            now[2 * j + 1] += exponent
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _carried(mode, lazy, I, j, tau, t):
+    """The product of the factors of iterations ``tau`` to ``t - 1`` for sign ``j``."""
+    if mode == KEEP:
+        return 1.0
+    if mode == ZERO:
+        return 0.0
+    if tau == t - 1:
+        return lazy.now[4 + j]
+    before = lazy.mark[I, 2 * j]
+    if before == 0.0:                     # a factor 0 before tau: the later ones are 0 too
+        return 0.0
+    return math.ldexp(lazy.now[2 * j] / before, int(lazy.now[2 * j + 1] - lazy.mark[I, 2 * j + 1]))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def settle(rule, lazy, regret, I, k, t):
+    """Bring the row ``R(I, .)`` to the start of iteration ``t`` (the discounts it missed since
+    ``tau(I)``, see the module docstring) before iteration ``t`` adds to it; nothing for a rule
+    without discounts."""
+    if not rule.discounts:
+        return
+    tau = lazy.stamp[I]
+    if tau == t:
+        return
+    if tau > 0:
+        up = _carried(rule.positive, lazy, I, 0, tau, t)
+        down = _carried(rule.negative, lazy, I, 1, tau, t)
+        for b in range(k):
+            r = regret[I, b]
+            regret[I, b] = r * (up if r >= 0.0 else down)
+    lazy.stamp[I] = t
+    for j in range(4):
+        lazy.mark[I, j] = lazy.now[j]
+
+
+@njit(cache=True, nogil=True)
+def settled(rule, lazy, regret, num_actions, t):
+    """``R^t`` after ``t`` iterations: a copy of ``regret`` with every row brought up to date
+    (``lazy`` and ``regret`` are left as they are)."""
+    out = regret.copy()
+    if rule.discounts:
+        ahead = Lazy(lazy.stamp.copy(), lazy.mark.copy(), lazy.now.copy())
+        advance(rule, ahead.now, t + 1)
+        for I in range(num_actions.shape[0]):
+            settle(rule, ahead, out, I, num_actions[I], t + 1)
+    return out
+
+
 @njit(cache=True, nogil=True)
 def regret_match(regret, sigma, I, k):
     """``sigma(I, a) = R+(I, a) / sum_b R+(I, b)``, uniform when no regret is positive (the
@@ -170,8 +283,9 @@ def pick(probs, I, k, u):
 
 
 # ------------------------------------------------------------------------ chance sampling
-@njit(cache=True, nogil=True)
-def _cs_walk(t, updating, regret, strategy_sum, sigma, stack, rng, pending, count):
+@njit(cache=True, nogil=True, inline="always")
+def _cs_walk(t, updating, regret, strategy_sum, sigma, stack, rng, pending, count, rule, lazy,
+             iteration):
     """One traversal of ``chance_sampling_cfr`` updating player ``updating`` (2: both), the
     recursion unrolled: going down, every decision node not pruned pushes a frame (``stack.node``,
     the action being walked ``stack.action``, the reaches ``stack.reach`` ``(pi_0, pi_1)`` of
@@ -218,6 +332,8 @@ def _cs_walk(t, updating, regret, strategy_sum, sigma, stack, rng, pending, coun
             for b in range(k):
                 v += sigma[I, b] * stack.q[d, b]
             if updating == p or updating == 2:
+                if rule.discounts:
+                    settle(rule, lazy, regret, I, k, iteration)
                 for b in range(k):
                     if p == 0:
                         regret[I, b] += r1 * (stack.q[d, b] - v)
@@ -232,18 +348,20 @@ def _cs_walk(t, updating, regret, strategy_sum, sigma, stack, rng, pending, coun
 
 
 @njit(cache=True, nogil=True)
-def chance_sampling(t, iterations, alternating, regret, strategy_sum, sigma, rng, pending, count):
-    """``iterations`` iterations of chance-sampled CFR, as in
+def chance_sampling(t, done, iterations, alternating, regret, strategy_sum, sigma, rng, pending,
+                    count, rule, lazy):
+    """Iterations ``done + 1`` to ``done + iterations`` of chance-sampled CFR, as in
     ``cfrlib.textbook.sampling.chance_sampling_cfr``: a walk for player 0 then one for player 1,
     or one walk for both when not ``alternating``. Returns the number of nodes touched."""
     stack = _stack(t.depth, regret.shape[1])
     touched = 0
-    for _ in range(iterations):
-        if alternating:
-            touched += _cs_walk(t, 0, regret, strategy_sum, sigma, stack, rng, pending, count)
-            touched += _cs_walk(t, 1, regret, strategy_sum, sigma, stack, rng, pending, count)
-        else:
-            touched += _cs_walk(t, 2, regret, strategy_sum, sigma, stack, rng, pending, count)
+    first, last = (0, 1) if alternating else (2, 2)      # the updating players, 2 for both
+    for it in range(done + 1, done + iterations + 1):
+        if rule.discounts:
+            advance(rule, lazy.now, it)
+        for updating in range(first, last + 1):
+            touched += _cs_walk(t, updating, regret, strategy_sum, sigma, stack, rng, pending,
+                                count, rule, lazy, it)
     return touched
 
 
@@ -264,8 +382,8 @@ def _stack(depth, width):
 
 
 # ---------------------------------------------------------------------- external sampling
-@njit(cache=True, nogil=True)
-def _es_walk(t, i, regret, strategy_sum, sigma, stack, rng, pending, count):
+@njit(cache=True, nogil=True, inline="always")
+def _es_walk(t, i, regret, strategy_sum, sigma, stack, rng, pending, count, rule, lazy, iteration):
     """One traversal of ``external_sampling`` for player ``i``, the recursion unrolled: the
     traverser's nodes push a frame (``stack.node``, ``stack.action``, ``stack.q``) while their
     children are walked one after the other; chance and opponent nodes sample one child and
@@ -305,6 +423,8 @@ def _es_walk(t, i, regret, strategy_sum, sigma, stack, rng, pending, count):
             v = 0.0
             for b in range(k):
                 v += sigma[I, b] * stack.q[d, b]
+            if rule.discounts:
+                settle(rule, lazy, regret, I, k, iteration)
             for b in range(k):
                 regret[I, b] += stack.q[d, b] - v
             regret_match(regret, sigma, I, k)
@@ -314,22 +434,26 @@ def _es_walk(t, i, regret, strategy_sum, sigma, stack, rng, pending, count):
 
 
 @njit(cache=True, nogil=True)
-def external_sampling(t, iterations, regret, strategy_sum, sigma, rng, pending, count):
-    """``iterations`` iterations of external-sampling MCCFR, as in
+def external_sampling(t, done, iterations, regret, strategy_sum, sigma, rng, pending, count, rule,
+                      lazy):
+    """Iterations ``done + 1`` to ``done + iterations`` of external-sampling MCCFR, as in
     ``cfrlib.textbook.sampling.external_sampling``: a walk for player 0 then one for player 1.
     Returns the number of nodes touched."""
     stack = _stack(t.depth, regret.shape[1])
     touched = 0
-    for _ in range(iterations):
+    for it in range(done + 1, done + iterations + 1):
+        if rule.discounts:
+            advance(rule, lazy.now, it)
         for i in range(2):
-            touched += _es_walk(t, i, regret, strategy_sum, sigma, stack, rng, pending, count)
+            touched += _es_walk(t, i, regret, strategy_sum, sigma, stack, rng, pending, count,
+                                rule, lazy, it)
     return touched
 
 
 # ----------------------------------------------------------------------- outcome sampling
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_infoset, path_action,
-             path_xi, path_w, rng, pending, count):
+             path_xi, path_w, rng, pending, count, rule, lazy, iteration):
     """One trajectory for player ``i``: down the sampled path in a loop, then the regret
     updates back up it. Returns the number of nodes touched."""
     n, pi_o, q, touched, depth = 0, 1.0, 1.0, 0, 0
@@ -371,6 +495,8 @@ def _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_infoset, path_
         k = t.num_actions[I]
         c = v / path_xi[d]
         v = sigma[I, a] * c
+        if rule.discounts:
+            settle(rule, lazy, regret, I, k, iteration)
         for b in range(k):
             regret[I, b] += w * ((c if b == a else 0.0) - v)
         regret_match(regret, sigma, I, k)
@@ -378,8 +504,9 @@ def _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_infoset, path_
 
 
 @njit(cache=True, nogil=True)
-def outcome_sampling(t, iterations, epsilon, regret, strategy_sum, sigma, rng, pending, count):
-    """``iterations`` iterations of outcome-sampling MCCFR, as in
+def outcome_sampling(t, done, iterations, epsilon, regret, strategy_sum, sigma, rng, pending, count,
+                     rule, lazy):
+    """Iterations ``done + 1`` to ``done + iterations`` of outcome-sampling MCCFR, as in
     ``cfrlib.textbook.sampling.outcome_sampling``: a trajectory for player 0 then one for
     player 1, the traverser exploring with ``epsilon``. Returns the number of nodes touched."""
     xi = np.zeros((1, regret.shape[1]))
@@ -387,8 +514,10 @@ def outcome_sampling(t, iterations, epsilon, regret, strategy_sum, sigma, rng, p
     path_action = np.zeros(t.depth, dtype=np.int64)
     path_xi, path_w = np.zeros(t.depth), np.zeros(t.depth)
     touched = 0
-    for _ in range(iterations):
+    for it in range(done + 1, done + iterations + 1):
+        if rule.discounts:
+            advance(rule, lazy.now, it)
         for i in range(2):
             touched += _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_infoset,
-                                path_action, path_xi, path_w, rng, pending, count)
+                                path_action, path_xi, path_w, rng, pending, count, rule, lazy, it)
     return touched

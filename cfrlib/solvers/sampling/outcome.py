@@ -5,14 +5,12 @@ from __future__ import annotations
 from numbers import Real
 from typing import Any
 
-import numpy as np
-
 from ...errors import SolverError
 from ...game import Game
-from ...textbook.sampling import InfosetTable, outcome_sampling
 from ..base import register
+from ..regret_minimizers import RegretMinimizer
 from .common import SamplingSolver
-from .tables import TreeTables
+from .walk import Scheme
 
 
 @register("os")
@@ -30,7 +28,8 @@ class OutcomeSamplingMCCFR(SamplingSolver):
     a constant of ``I``, which normalisation removes). ``epsilon`` must be in (0, 1].
 
     ``seed`` seeds the ``numpy.random.Generator`` ``rng``; ``backend`` is ``"tree"``,
-    ``"states"`` or ``"auto"`` (see ``cfrlib.solvers.sampling.common``); all by keyword.
+    ``"states"`` or ``"auto"`` (see ``cfrlib.solvers.sampling.common``); ``regret_minimizer``
+    is the local rule (as in ``ExternalSamplingMCCFR``); all by keyword.
     ``cfrlib.textbook.sampling.outcome_sampling`` is the same algorithm, written to be read;
     ``cfrlib.solvers.sampling.kernels.outcome_sampling`` the compiled walk.
     """
@@ -38,20 +37,17 @@ class OutcomeSamplingMCCFR(SamplingSolver):
     name = "outcome-sampling MCCFR"
 
     def __init__(self, game: Game, *positional: object, seed: int = 0, backend: str = "auto",
+                 regret_minimizer: RegretMinimizer | str | None = None,
                  epsilon: float = 0.6) -> None:
         value: object = epsilon  # checked whatever the caller passed
         if isinstance(value, bool) or not isinstance(value, Real) or not 0.0 < float(value) <= 1.0:
             raise SolverError(f"epsilon must be a number in (0, 1], got {epsilon!r}")
         self.epsilon = float(value)
-        super().__init__(game, *positional, seed=seed, backend=backend)
+        super().__init__(game, *positional, seed=seed, backend=backend,
+                         regret_minimizer=regret_minimizer)
 
     def _params(self) -> dict[str, Any]:
         return {**super()._params(), "epsilon": self.epsilon}
 
-    def _traverse_states(self, table: InfosetTable, rng: np.random.Generator) -> None:
-        for i in (0, 1):
-            outcome_sampling(self.game.initial_state(), i, 1.0, 1.0, table, rng, self.epsilon)
-
-    def _tree_iterations(self, t: TreeTables, n: int) -> int:
-        return t.walks.outcome_sampling(t.flat, n, self.epsilon, t.regret, t.strategy_sum,
-                                        t.sigma, self.rng, t.pending, t.count)
+    def _scheme(self) -> Scheme:
+        return Scheme("outcome", self.regret_minimizer, epsilon=self.epsilon)

@@ -1,26 +1,28 @@
-"""The two storages of the sampling solvers, behind one interface.
+"""The one owner of the sampling walks: what to walk is configuration (a ``Scheme``), and a
+walk object holds the tables and runs the iterations.
 
-* :class:`TreeTables`: the game compiled once (``cfrlib.Game.tree``); cumulative regrets
-  ``R^T(I, a)``, average-strategy sums ``S(I, a)`` and the current strategy ``sigma^{T+1}`` are
+* :class:`TreeWalk`: the game compiled once (``cfrlib.Game.tree``); cumulative regrets
+  ``R(I, a)``, average-strategy sums ``S(I, a)`` and the current strategy ``sigma^{T+1}`` are
   arrays ``num_infosets x max_actions`` (zero beyond an infoset's legal actions), walked by the
-  compiled walks of ``cfrlib.solvers.sampling.kernels``.
-* :class:`StateTables`: the state API walked by the textbook recursions of
+  compiled walks of ``cfrlib.solvers.sampling.kernels`` with the scheme's local rule as data.
+* :class:`StateWalk`: the state API walked by the textbook recursions of
   ``cfrlib.textbook.sampling``, storing only the infosets met, in an ``InfosetTable`` keyed by
-  ``(player, infoset key)``; for games too large to compile.
+  ``(player, infoset key)``; for games too large to compile (regret matching only).
 
-Both offer ``run(solver, n)`` (``n`` iterations, returns the nodes touched),
-``average_strategy()``, ``current_strategy()``, ``arrays()`` and ``restore(arrays)`` (the solver's
-save format) and ``compilable``. Strategies come back as a ``cfrlib.Strategy`` whenever the game
-can be compiled, whatever the backend, so ``cfrlib.exploitability``, ``cfrlib.expected_value``,
-``Strategy.save`` and the plots take them alike; only for a game too large to compile does the
-state backend return a :class:`TableStrategy`, the ``Strategy`` of the infosets met.
+Both offer ``run(n, done)`` (iterations ``done + 1`` to ``done + n``, returns the nodes
+touched), ``average_strategy()``, ``current_strategy()``, ``arrays()`` and ``restore(arrays)``
+(the solver's save format) and ``compilable``. Strategies come back as a ``cfrlib.Strategy``
+whenever the game can be compiled, whatever the backend, so ``cfrlib.exploitability``,
+``cfrlib.expected_value``, ``Strategy.save`` and the plots take them alike; only for a game too
+large to compile does the state backend return a :class:`TableStrategy`, the ``Strategy`` of
+the infosets met.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from functools import cached_property
-from typing import Any, Protocol, cast
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -28,17 +30,24 @@ from numpy.typing import ArrayLike, NDArray
 from ...errors import InfosetKeyError, SolverError, StrategyError
 from ...game import Game
 from ...strategy import InfosetKey, Strategy
-from ...textbook.sampling import InfosetNode, InfosetTable, regret_matching
+from ...textbook.sampling import (InfosetNode, InfosetTable, chance_sampling_cfr, external_sampling,
+                                  outcome_sampling, regret_matching)
 from ...tree import Tree
+from ..regret_minimizers import RegretMatching
+
+WALKS = ("chance", "external", "outcome")
 
 
-class Walker(Protocol):
-    """What the tables ask of a sampling solver: its compiled walk and its recursion (the
-    solvers' base class, ``SamplingSolver``, sits above this module and provides both)."""
+class Scheme(NamedTuple):
+    """What a sampling solver walks: ``walk`` (one of :data:`WALKS`: chance-sampled CFR,
+    external- or outcome-sampling MCCFR), ``alternating`` (chance sampling: one walk a player or
+    one for both), ``epsilon`` (outcome sampling's exploration) and ``minimizer``, the local rule
+    (regret matching on regrets discounted as ``minimizer.alpha`` and ``minimizer.beta`` say)."""
 
-    def _tree_iterations(self, t: TreeTables, n: int) -> int: ...
-
-    def _traverse_states(self, table: InfosetTable, rng: np.random.Generator) -> None: ...
+    walk: str
+    minimizer: RegretMatching
+    alternating: bool = True
+    epsilon: float = 0.6
 
 
 Distribution = dict[str, float]
@@ -109,15 +118,17 @@ class TableStrategy(Strategy):
         return f"<TableStrategy for {self.game.name}: {len(self._rows)} infosets met>"
 
 
-class TreeTables:
-    """Regrets, average-strategy sums and current strategy as arrays in the compiled tree's
-    infoset order; ``pending``/``count`` hold draws restored from a save file (next draw last)."""
+class TreeWalk:
+    """The compiled walks on the game's tree: regrets, average-strategy sums and current strategy
+    as arrays in the compiled tree's infoset order, the rule as kernel data (``rule``, with its
+    lazy-discount state ``lazy``); ``pending``/``count`` hold draws restored from a save file
+    (next draw last)."""
 
-    def __init__(self, game: Game, rng: np.random.Generator) -> None:
+    def __init__(self, game: Game, rng: np.random.Generator, scheme: Scheme) -> None:
         from . import kernels   # numba is imported (about 0.6 s) when a compiled walk is wanted
 
-        self.game, self.rng = game, rng
-        self.walks = kernels
+        self.game, self.rng, self.scheme = game, rng, scheme
+        self.kernels = kernels
         self.tree = game.tree()
         self.flat = kernels.kernel_tree(self.tree)
         mask = self.tree.action_mask
@@ -126,14 +137,34 @@ class TreeTables:
         self.sigma = mask / self.tree.infoset_num_actions[:, None]
         self.pending = np.zeros(0)
         self.count = np.zeros(1, dtype=np.int64)
+        alpha, beta = scheme.minimizer.alpha, scheme.minimizer.beta
+        modes = [kernels.KEEP if e == np.inf else kernels.ZERO if e == -np.inf else kernels.DISCOUNT
+                 for e in (alpha, beta)]
+        self.rule = kernels.Rule(modes != [kernels.KEEP] * 2, modes[0], modes[1], alpha, beta)
+        self.lazy = kernels.Lazy(np.zeros(len(mask), dtype=np.int64), np.zeros((len(mask), 4)),
+                                 np.array([1.0, 0.0, 1.0, 0.0, 1.0, 1.0]))
         # iterations per call of a compiled walk: a call costs some microseconds, and Ctrl-C
         # is honoured between calls (a thousand external-sampling iterations on Leduc: 10 ms)
         self.batch = max(1, min(1000, 10**7 // self.tree.num_nodes))
 
     compilable = True
 
-    def run(self, solver: Walker, n: int) -> int:
-        return int(solver._tree_iterations(self, n))
+    def run(self, n: int, done: int) -> int:
+        """Iterations ``done + 1`` to ``done + n``; the nodes touched."""
+        walk, k = self.scheme.walk, self.kernels
+        tables = (self.regret, self.strategy_sum, self.sigma, self.rng, self.pending, self.count,
+                  self.rule, self.lazy)
+        if walk == "chance":
+            return int(k.chance_sampling(self.flat, done, n, self.scheme.alternating, *tables))
+        if walk == "external":
+            return int(k.external_sampling(self.flat, done, n, *tables))
+        return int(k.outcome_sampling(self.flat, done, n, self.scheme.epsilon, *tables))
+
+    def settled_regret(self, done: int) -> NDArray[np.float64]:
+        """``R^T(I, a)`` after ``T = done`` iterations (``regret`` with the discounts each row
+        has yet to receive lazily applied; ``regret`` itself without discounts)."""
+        return cast(NDArray[np.float64], self.kernels.settled(
+            self.rule, self.lazy, self.regret, self.flat.num_actions, done))
 
     def average_strategy(self) -> Strategy:
         return Strategy(self.game, _normalise(self.strategy_sum, self.tree.action_mask))
@@ -142,18 +173,32 @@ class TreeTables:
         return Strategy(self.game, self.sigma)
 
     def arrays(self) -> dict[str, NDArray[Any]]:
-        return {"uniforms": self.pending[:self.count[0]].copy(), "regret": self.regret.copy(),
-                "strategy_sum": self.strategy_sum.copy()}
+        """The save format: ``uniforms``, ``regret`` (as stored: with a discounting rule, each row
+        as of its last update) and ``strategy_sum``; with a discounting rule also the lazy state
+        ``stamp``, ``mark`` and ``now``."""
+        arrays = {"uniforms": self.pending[:self.count[0]].copy(), "regret": self.regret.copy(),
+                  "strategy_sum": self.strategy_sum.copy()}
+        if self.rule.discounts:
+            arrays.update((name, getattr(self.lazy, name).copy()) for name in self.lazy._fields)
+        return arrays
 
     def restore(self, arrays: Mapping[str, NDArray[Any]]) -> None:
         shape = self.regret.shape
         if arrays["regret"].shape != shape or arrays["strategy_sum"].shape != shape:
             raise SolverError(f"saved tables have shape {arrays['regret'].shape}, "
                               f"expected {shape} for {self.game.name}")
+        if self.rule.discounts:
+            for name in self.lazy._fields:
+                saved, mine = arrays.get(name), getattr(self.lazy, name)
+                if saved is None or saved.shape != mine.shape:
+                    raise SolverError(f"saved state {name!r} (of the lazy discounts of "
+                                      f"{self.scheme.minimizer!r}) is missing or does not have "
+                                      f"shape {mine.shape}")
+                mine[:] = saved
         mask = self.tree.action_mask
         self.regret[:] = np.where(mask, arrays["regret"], 0.0)
         self.strategy_sum[:] = np.where(mask, arrays["strategy_sum"], 0.0)
-        self.walks.regret_match_all(self.regret, self.sigma, self.flat.num_actions)
+        self.kernels.regret_match_all(self.regret, self.sigma, self.flat.num_actions)
         self.pending = np.array(arrays["uniforms"], dtype=float)
         self.count[0] = len(self.pending)
 
@@ -185,15 +230,17 @@ class UniformStream:
         self.buffer.extend(self.rng.random(self.block)[::-1].tolist())
 
 
-class StateTables:
-    """An ``InfosetTable`` over the infosets met, filled by the textbook recursions with draws
-    from a ``UniformStream``. ``compilable()`` says whether the game may be compiled (asked
-    once, when a strategy is first wanted)."""
+class StateWalk:
+    """The textbook recursions on the state API: an ``InfosetTable`` over the infosets met,
+    filled with draws from a ``UniformStream``. ``compilable()`` says whether the game may be
+    compiled (asked once, when a strategy is first wanted). Regret matching only (the
+    recursions are the chapters' plain ones)."""
 
     batch = 1
 
-    def __init__(self, game: Game, rng: np.random.Generator, compilable: Callable[[], bool]) -> None:
-        self.game = game
+    def __init__(self, game: Game, rng: np.random.Generator, scheme: Scheme,
+                 compilable: Callable[[], bool]) -> None:
+        self.game, self.scheme = game, scheme
         self.table = InfosetTable()
         self.uniforms = UniformStream(rng)
         self._compilable = compilable
@@ -202,15 +249,27 @@ class StateTables:
     def compilable(self) -> bool:
         return self._compilable()
 
-    def run(self, solver: Walker, n: int) -> int:
-        before = self.table.nodes_touched
-        uniforms = cast(np.random.Generator, self.uniforms)  # the recursions call only .random()
+    def run(self, n: int, done: int) -> int:
+        """``n`` iterations (``done`` is not needed: regret matching does not depend on it); the
+        nodes touched."""
+        before, table, scheme = self.table.nodes_touched, self.table, self.scheme
+        rng = cast(np.random.Generator, self.uniforms)  # the recursions call only .random()
+        players = ((0,), (1,)) if scheme.alternating else ((0, 1),)
         for _ in range(n):
-            solver._traverse_states(self.table, uniforms)
+            if scheme.walk == "chance":
+                for updating in players:
+                    chance_sampling_cfr(self.game.initial_state(), updating, (1.0, 1.0), table, rng)
+            else:
+                for i in (0, 1):
+                    if scheme.walk == "external":
+                        external_sampling(self.game.initial_state(), i, table, rng)
+                    else:
+                        outcome_sampling(self.game.initial_state(), i, 1.0, 1.0, table, rng,
+                                         scheme.epsilon)
         return self.table.nodes_touched - before
 
     def average_strategy(self) -> Strategy:
-        """With a compilable game, the arithmetic of ``TreeTables`` on the same padded sums
+        """With a compilable game, the arithmetic of ``TreeWalk`` on the same padded sums
         (infosets not met have ``S = 0``, hence uniform), so both backends agree bit for bit."""
         if not self.compilable:
             return TableStrategy(self.game, {key: _distribution(node, _normalise(
