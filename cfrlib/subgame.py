@@ -399,7 +399,7 @@ def _last_sequences(tree: Tree) -> NDArray[np.int64]:
 
 def _best_response_node_values(game: Game, tree: Tree, probs: NDArray[np.float64], o: int,
                                other_reach: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``sum_{z below h} pi_{-o}(z) * pi_o^{BR}(h, z) * u_o(z)`` at every node ``h``: the
+    """``sum_{z below h} pi_{-o}(z) * pi_o^{BR}(h -> z) * u_o(z)`` at every node ``h``: the
     counterfactual value of ``h`` for ``o`` best responding to the blueprint."""
     br = best_response(game, probs, o).strategy.probs
     value = np.zeros(tree.num_nodes)
