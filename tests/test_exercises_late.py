@@ -121,3 +121,15 @@ def test_variant_style_draws_and_names_a_bad_variant():
     plt.close(fig)
     with pytest.raises(CfrlibError, match="no style for 'CFR\\+\\+'"):
         plotting.variant_style("CFR++")
+
+
+def test_chapter12_step_by_hand_is_what_cfrlib_computes():
+    """Chapter 12's exercise computed by hand: R^4 = (3, 0, 1); CFR+ plays (3/4, 0, 1/4), PCFR+
+    (0, 0, 1), SAPCFR+ (3/5, 0, 2/5); DCFR+'s factor d_4 = 8/9. The folded solution's code, run as
+    printed, gives these numbers from cfrlib's own regret minimizers."""
+    ns = run_solution("12_frontier.ipynb", "ch12-by-hand")
+    assert ns["R"][0].tolist() == [3.0, 0.0, 1.0]
+    assert ns["cfr_plus"] == pytest.approx([3 / 4, 0, 1 / 4], abs=1e-15)
+    assert ns["pcfr_plus"] == pytest.approx([0, 0, 1], abs=1e-15)
+    assert ns["sapcfr_plus"] == pytest.approx([3 / 5, 0, 2 / 5], abs=1e-15)
+    assert ns["d4"] == pytest.approx(8 / 9, abs=1e-15)
