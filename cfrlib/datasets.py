@@ -16,7 +16,8 @@ from typing import Any
 
 from .errors import CfrlibError
 
-NAMES = ("comparison", "sampling_curves", "lp_vs_cfr", "distributed", "frontier_curves", "subgame_study")
+NAMES = ("comparison", "sampling_curves", "lp_vs_cfr", "distributed", "frontier_curves", "subgame_study",
+         "regret_pruning")
 """The recorded data sets."""
 
 
