@@ -18,6 +18,7 @@ from .evaluation import (BestResponse, best_response, best_response_value, explo
                          expected_value, nash_conv)
 from .game import CHANCE, TERMINAL, Game, State
 from .playouts import head_to_head, play_games
+from .purification import purify, threshold
 from .regret_matching import RegretMatchingRun, run_regret_matching
 from .solvers import (CFR, DCFR, CFRPlus, ChanceSamplingCFR, ConvergenceLog,
                       ExternalSamplingMCCFR, FullWidthCFR, LinearCFR, OutcomeSamplingMCCFR,
@@ -47,7 +48,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "games", "theory", "Game", "State", "CHANCE", "TERMINAL",
     "abstract_game", "lift_strategy", "rank_buckets", "AbstractionError",
-    "Strategy", "uniform_strategy",
+    "Strategy", "uniform_strategy", "purify", "threshold",
     "expected_value", "best_response", "best_response_value", "BestResponse", "nash_conv",
     "exploitability",
     "solve_lp", "LPSolution",

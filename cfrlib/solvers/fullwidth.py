@@ -79,6 +79,26 @@ Conventions (those of OpenSpiel 2.0.2, whose published numbers the tests reprodu
   than it saves: on Bluff 1x1 after 20 CFR+ iterations, 85% of the terminals have zero opponent
   reach, yet the scatter-add over the live ones (found, gathered, added) takes twice as long as
   over all of them (``benchmarks/bench_fullwidth.py`` measures it); hence the name.
+* ``regret_pruning=True`` (CFR and CFR+, alternating) is regret-based pruning (Brown and Sandholm,
+  NeurIPS 2015), with the same split: the engine computes the arrays in full but follows the
+  algorithm's arithmetic exactly, and ``nodes_touched`` counts the walk that skips. At the end of
+  player ``i``'s pass, every action with ``sigma^{t+1}(I, a) = 0`` outside a pruned subtree is
+  pruned, with the bound ``B(I, a) = R^t(I, a)``. While pruned, ``a`` is not played and its
+  subtree is not walked for ``i``: the regrets of ``(I, a)`` and of ``i``'s infosets below it wait
+  (their strategies stay fixed) and ``B`` grows by the largest regret ``a`` could have gained,
+  ``pi_{-i}(I) U(I, a) - v_i(I)`` with ``U(I, a)`` the best ``u_i(z)`` below ``(I, a)``, by the
+  regret update's own rule (CFR: added; CFR+: added, then clipped at 0, so CFR+ prunes only
+  while ``a`` could not have gained at all). Since ``R(I, a) <= B(I, a)`` the pruning is safe
+  while ``B <= 0``: it ends, at the first iteration where the regret could have become positive
+  (or where regret matching would play ``a``, all other regrets at ``I`` being ``<= 0``), with a
+  catch-up walk of the subtree that adds the waiting regrets, ``sum_t r^t`` over the pruned
+  iterations (one walk against the sum of the opponent's plans, which the engine has added up
+  iteration by iteration). Pruned subtrees inside are checked when that walk reaches them.
+  Counted: the two-phase walk, less the subtrees below pruned actions in ``i``'s own pass
+  (``nodes_skipped``), plus the catch-up walks, each its subtree down to the sequences still
+  pruned (``nodes_caught_up``). It computes other numbers than CFR (it is another algorithm,
+  with the same convergence guarantee); ``tests/test_regret_pruning.py`` checks the bound, the
+  catch-up against regrets summed without the engine, and the savings.
 """
 
 from __future__ import annotations
@@ -94,7 +114,7 @@ from .. import sequence_form as sf
 from ..errors import SolverError
 from ..evaluation import profile_nash_conv
 from ..game import Game
-from ..sequence_form import SequenceForm
+from ..sequence_form import PlayerBlock, SequenceForm
 from ..strategy import Strategy
 from ..tree import Tree
 from .base import Solver, register
@@ -113,6 +133,9 @@ class Cuts(NamedTuple):
     seq1: NDArray[np.int64]
     chance: NDArray[np.float64]
     below: NDArray[np.intp]
+    below_action: NDArray[np.intp]
+    """``below`` split by the action taken at the tested node (``(len(nodes), max_actions)``):
+    what regret-based pruning of that action saves there."""
 
 
 def _cuts(tree: Tree, form: SequenceForm, updating: int | None) -> Cuts:
@@ -121,19 +144,69 @@ def _cuts(tree: Tree, form: SequenceForm, updating: int | None) -> Cuts:
     tested = player == updating if updating is not None else player >= 0
     offsets = tree.level_offsets
     owner = np.full(tree.num_nodes, -1, dtype=np.int64)  # deepest tested strict ancestor
+    owner_action = np.zeros(tree.num_nodes, dtype=np.int64)  # the action taken there
     last_seq = [np.full(tree.num_nodes, block.size, dtype=np.int64) for block in form.players]
     for d in range(1, len(offsets) - 1):
         nodes = np.arange(offsets[d], offsets[d + 1])
         par = tree.parent[nodes]
         owner[nodes] = np.where(tested[par], par, owner[par])
+        owner_action[nodes] = np.where(tested[par], tree.action[nodes], owner_action[par])
         tree_seq = tree.infoset[par] * tree.max_actions + tree.action[nodes]
         for p, block in enumerate(form.players):
             mine = tree.player[par] == p
             own = block.block_of_tree[np.where(mine, tree_seq, tree.empty_sequence)]
             last_seq[p][nodes] = np.where(mine, own, last_seq[p][par])
     below = np.bincount(owner[owner >= 0], minlength=tree.num_nodes)
+    has = owner >= 0
+    below_action = np.bincount(owner[has] * tree.max_actions + owner_action[has],
+                               minlength=tree.num_nodes * tree.max_actions).reshape(tree.num_nodes, -1)
     nodes = np.flatnonzero(tested)
-    return Cuts(nodes, last_seq[0][nodes], last_seq[1][nodes], tree.chance_reach[nodes], below[nodes])
+    return Cuts(nodes, last_seq[0][nodes], last_seq[1][nodes], tree.chance_reach[nodes], below[nodes],
+                below_action[nodes])
+
+
+def _closure(block: PlayerBlock, start: NDArray[np.bool_],
+             stop: NDArray[np.bool_] | None = None) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """Flags passed down player ``i``'s sequences, shallowest level first: a row is marked when its
+    parent sequence is, a sequence ``(I, a)`` when ``start[I, a]`` or its row is, unless
+    ``stop[I, a]``. Returns the rows' and the sequences' flags (``start`` = the pruned sequences:
+    the rows below one, whose regrets wait, and the sequences a walk does not enter)."""
+    flat = np.zeros(block.size + 1, dtype=bool)
+    rows = np.zeros(block.num_rows, dtype=bool)
+    grid = flat[:-1].reshape(block.num_rows, block.width)
+    for level in block.levels:
+        lo, hi = level.lo, level.hi
+        rows[lo:hi] = flat[level.parent]
+        grid[lo:hi] = start[lo:hi] | rows[lo:hi, None]
+        if stop is not None:
+            grid[lo:hi] &= ~stop[lo:hi]
+    return rows, grid.copy()
+
+
+_PRUNING_ARRAYS = ("pruned", "bound", "pending")
+
+
+class _Pruning:
+    """Regret-based pruning's state for player ``i``: the pruned sequences, the bound ``B(I, a)``
+    on their regret, the regret ``r^t`` held back where updates wait, ``U(I, a) = max u_i(z)`` over
+    the terminals below ``(I, a)``, and the row of each of ``i``'s decision nodes (``cuts.nodes``)."""
+
+    def __init__(self, tree: Tree, form: SequenceForm, i: int, cuts: Cuts) -> None:
+        block = form.players[i]
+        shape = (block.num_rows, block.width)
+        self.pruned = np.zeros(shape, dtype=bool)
+        self.bound = np.zeros(shape)
+        self.pending = np.zeros(shape)
+        best = np.full(block.size + 1, -np.inf)
+        np.maximum.at(best, form.terminal_seq[i], form.utility[i])
+        grid = best[:-1].reshape(shape)
+        for level in reversed(block.levels):  # deepest first: a row's best reaches its parent sequence
+            np.maximum.at(best, level.parent, np.where(block.legal[level.lo:level.hi],
+                                                       grid[level.lo:level.hi], -np.inf).max(axis=1))
+        self.best = np.where(block.legal, grid, 0.0)
+        row_of = np.zeros(tree.num_infosets, dtype=np.int64)
+        row_of[block.rows] = np.arange(block.num_rows)
+        self.node_rows = row_of[tree.infoset[cuts.nodes]]
 
 
 def _check_flag(name: str, value: object) -> bool:
@@ -155,15 +228,18 @@ class FullWidthCFR(Solver):
     by any :class:`~cfrlib.solvers.regret_minimizers.RegretMinimizer` (or a name: ``"rm"``,
     ``"rm+"``, ``"prm+"``, ``"hedge"``). ``count_pruned`` makes :attr:`nodes_touched` count the
     nodes a recursive walk with the two-phase cut would touch (the numbers computed do not change).
+    ``regret_pruning`` runs regret-based pruning (CFR's or CFR+'s regret matching, alternating
+    updates) and counts its walk, with :attr:`nodes_skipped` and :attr:`nodes_caught_up`.
     See the module docstring for the conventions.
     """
 
     name = "CFR engine"
-    _param_names: tuple[str, ...] = ("alpha", "beta", "gamma", "predictive", "alternating", "count_pruned")
+    _param_names: tuple[str, ...] = ("alpha", "beta", "gamma", "predictive", "alternating", "count_pruned",
+                                     "regret_pruning")
 
     def __init__(self, game: Game, alpha: float = math.inf, beta: float = math.inf, gamma: float = 0.0, *,
                  predictive: bool = False, alternating: bool = True, count_pruned: bool = False,
-                 regret_minimizer: RegretMinimizer | str | None = None) -> None:
+                 regret_minimizer: RegretMinimizer | str | None = None, regret_pruning: bool = False) -> None:
         super().__init__(game)
         self.alpha = _check_exponent("alpha", alpha, 0.0, math.inf, (math.inf,))
         self.beta = _check_exponent("beta", beta, -math.inf, math.inf, (math.inf, -math.inf))
@@ -189,12 +265,26 @@ class FullWidthCFR(Solver):
         self._reach = [np.ones(b.size + 1) for b in blocks]  # x_p, flat, empty sequence last
         self._reach_is_current = [False, False]
         self._cuts: dict[int | None, Cuts] = {}
+        self._values = [np.zeros(b.num_rows) for b in blocks]  # v(I) of the last pass
+        self.regret_pruning = _check_flag("regret_pruning", regret_pruning)
+        self.nodes_skipped = self.nodes_caught_up = 0
+        if self.regret_pruning:
+            if (self._custom_minimizer or self.alpha != math.inf or self.predictive
+                    or self.beta not in (math.inf, -math.inf) or not self.alternating):
+                raise SolverError("regret_pruning needs the regret matching of CFR or CFR+ (alpha = inf, "
+                                  "beta = inf or -inf, not predictive) and alternating updates")
+            self._cuts.update({i: _cuts(self.tree, self._form, i) for i in (0, 1)})
+            self._pruning = [_Pruning(self.tree, self._form, i, self._cuts[i]) for i in (0, 1)]
 
     # ------------------------------------------------------------------- one iteration
     def _iteration(self) -> None:
         t = self.iterations + 1
         weight, decay = self._average_weight(t), self._average_decay(t)
-        if self.alternating:
+        if self.regret_pruning:
+            for i in (0, 1):
+                self.nodes_touched += self._touched(i)
+                self._update_pruned(i, self._accumulate(i, weight, decay), t)
+        elif self.alternating:
             for i in (0, 1):
                 self.nodes_touched += self._touched(i) if self.count_pruned else self.tree.num_nodes
                 self._update(i, self._accumulate(i, weight, decay), t)
@@ -241,7 +331,8 @@ class FullWidthCFR(Solver):
         else:
             self._strategy_sum[i] += weight * x_own
         q = sf.terminal_values(self._form, i, sf.opponent_weights(self._form, self._realization_plan(1 - i), i))
-        value = sf.counterfactual_values(block, self._sequence_values(i, q), self._values_strategy(i))
+        value = sf.counterfactual_values(block, self._sequence_values(i, q), self._values_strategy(i),
+                                         values=self._values[i])
         regret = q[:-1].reshape(block.num_rows, block.width) - value[:, None]
         regret *= block.mask
         return regret
@@ -273,7 +364,54 @@ class FullWidthCFR(Solver):
         else:
             own, opp = (x0[cuts.seq0], x1[cuts.seq1]) if updating == 0 else (x1[cuts.seq1], x0[cuts.seq0])
             cut = (own == 0.0) & (cuts.chance * opp == 0.0)
-        return self.tree.num_nodes - int(cuts.below[cut].sum())
+        skipped = int(cuts.below[cut].sum())
+        if self.regret_pruning and updating is not None:
+            state = self._pruning[updating]
+            blocked = _closure(self._form.players[updating], state.pruned)[1][state.node_rows]
+            pruned = int(cuts.below_action[:, :blocked.shape[1]].sum(where=blocked & ~cut[:, None]))
+            self.nodes_skipped += pruned
+            skipped += pruned
+        return self.tree.num_nodes - skipped
+
+    def _update_pruned(self, i: int, regret: NDArray[np.float64], t: int) -> None:
+        """``_update`` with regret-based pruning (see the module docstring): regrets below a pruned
+        ``(I, a)`` wait in ``pending``, its bound grows by ``pi_{-i}(I) U(I, a) - v(I)`` (by the
+        regret update's own rule); a pruning ends, with its waiting regrets added, once the bound
+        is positive or regret matching would play ``a``; then every zero-probability action
+        outside a pruned subtree is pruned."""
+        block, state, minimizer, cuts = self._form.players[i], self._pruning[i], self.regret_minimizer, self._cuts[i]
+        frozen = _closure(block, state.pruned)[0]
+        held = state.pruned | frozen[:, None]
+        state.pending += np.where(held, regret, 0.0)
+        opp = cuts.seq1 if i == 0 else cuts.seq0
+        reach = np.bincount(state.node_rows, weights=cuts.chance * self._realization_plan(1 - i)[opp],
+                            minlength=block.num_rows)  # pi_{-i}(I)
+        bound = reach[:, None] * state.best - self._values[i][:, None]
+        minimizer.update(state.bound, np.where(state.pruned, bound, 0.0), t)
+        minimizer.update(self._regret[i], np.where(held, 0.0, regret), t)
+        ended = np.zeros_like(state.pruned)
+        while True:
+            sigma = minimizer.strategy(self._regret[i], regret, t, block.mask)
+            end = state.pruned & ~frozen[:, None] & ((state.bound > 0.0) | (sigma > 0.0))
+            if not end.any():
+                break
+            state.pruned &= ~end
+            ended |= end
+            still = _closure(block, state.pruned)[0]
+            release = end | ((frozen & ~still)[:, None] & ~state.pruned)
+            minimizer.update(self._regret[i], np.where(release, state.pending, 0.0), t)
+            state.pending[release] = 0.0
+            frozen = still
+        if ended.any():  # the catch-up walk: the subtrees just opened, down to those still pruned
+            opened = _closure(block, ended, state.pruned)[1][state.node_rows]
+            caught = int(cuts.below_action[:, :opened.shape[1]].sum(where=opened))
+            self.nodes_caught_up += caught
+            self.nodes_touched += caught
+        start = (sigma == 0.0) & block.legal & ~state.pruned & ~frozen[:, None]
+        state.pruned |= start
+        state.bound[start] = self._regret[i][start]
+        self._sigma[i] = sigma
+        self._reach_is_current[i] = False
 
     # ---------------------------------------------------------------------- strategies
     def current_strategy(self) -> Strategy:
@@ -316,8 +454,13 @@ class FullWidthCFR(Solver):
         return params
 
     def _arrays(self) -> dict[str, NDArray[Any]]:
-        return {"regret": self._to_tree(self._regret), "strategy_sum": self._to_tree(self._strategy_sum),
-                "current": self._to_tree(self._sigma)}
+        arrays = {"regret": self._to_tree(self._regret), "strategy_sum": self._to_tree(self._strategy_sum),
+                  "current": self._to_tree(self._sigma)}
+        if self.regret_pruning:
+            arrays.update({name: self._to_tree([getattr(p, name) for p in self._pruning])
+                           for name in _PRUNING_ARRAYS})
+            arrays["pruning_counts"] = np.array([self.nodes_skipped, self.nodes_caught_up])
+        return arrays
 
     def _restore(self, arrays: dict[str, NDArray[Any]]) -> None:
         shape = self.tree.action_mask.shape
@@ -329,13 +472,22 @@ class FullWidthCFR(Solver):
             self._strategy_sum[p] = block.rows_of(arrays["strategy_sum"].astype(float))
             self._sigma[p] = block.rows_of(arrays["current"].astype(float))
         self._reach_is_current = [False, False]
+        if self.regret_pruning:
+            for name in (*_PRUNING_ARRAYS, "pruning_counts"):
+                if name not in arrays:
+                    raise SolverError(f"saved state {name!r} of regret-based pruning is missing")
+            for state, block in zip(self._pruning, self._form.players):
+                for name in _PRUNING_ARRAYS:
+                    setattr(state, name, block.rows_of(arrays[name]).astype(getattr(state, name).dtype))
+            self.nodes_skipped, self.nodes_caught_up = (int(n) for n in arrays["pruning_counts"])
 
     def __repr__(self) -> str:
         rule = (f"{self.regret_minimizer!r}" if self._custom_minimizer else
                 f"alpha={self.alpha:g}, beta={self.beta:g}{', predictive' if self.predictive else ''}")
         return (f"<{type(self).__name__}({rule}, gamma={self.gamma:g}, "
                 f"{'alternating' if self.alternating else 'simultaneous'}"
-                f"{', count_pruned' if self.count_pruned else ''}) on {self.game.name}: "
+                f"{', count_pruned' if self.count_pruned else ''}"
+                f"{', regret_pruning' if self.regret_pruning else ''}) on {self.game.name}: "
                 f"{self.iterations} iterations>")
 
 
@@ -354,11 +506,12 @@ class CFR(FullWidthCFR):
     ``gamma = 0``)."""
 
     name = "CFR"
-    _param_names = ("alternating", "count_pruned")
+    _param_names = ("alternating", "count_pruned", "regret_pruning")
 
-    def __init__(self, game: Game, alternating: bool = True, *, count_pruned: bool = False) -> None:
+    def __init__(self, game: Game, alternating: bool = True, *, count_pruned: bool = False,
+                 regret_pruning: bool = False) -> None:
         super().__init__(game, math.inf, math.inf, 0.0, alternating=alternating,
-                         count_pruned=count_pruned)
+                         count_pruned=count_pruned, regret_pruning=regret_pruning)
 
 
 @register("cfr+")
@@ -367,12 +520,12 @@ class CFRPlus(FullWidthCFR):
     average weighted by ``t`` (``"linear"``) or ``t^2`` (``"quadratic"``)."""
 
     name = "CFR+"
-    _param_names = ("averaging", "alternating", "count_pruned")
+    _param_names = ("averaging", "alternating", "count_pruned", "regret_pruning")
 
     def __init__(self, game: Game, averaging: str = "linear", *, alternating: bool = True,
-                 count_pruned: bool = False) -> None:
+                 count_pruned: bool = False, regret_pruning: bool = False) -> None:
         super().__init__(game, math.inf, -math.inf, _averaging_power(averaging),
-                         alternating=alternating, count_pruned=count_pruned)
+                         alternating=alternating, count_pruned=count_pruned, regret_pruning=regret_pruning)
         self.averaging = averaging
 
 
