@@ -86,3 +86,8 @@ class SubgameError(CfrlibError):
     """A subgame that cannot be re-solved: roots that are not histories of the game, nested or
     terminal roots, a set of roots that is not closed under the players' information (an infoset
     with histories inside and outside it), or an unknown re-solving method."""
+
+
+class DeepCFRError(SolverError):
+    """Bad Deep CFR options (:mod:`cfrlib.deep_cfr`): traversals, network widths, training steps,
+    memory size, features that do not fit the game, or a game without built-in features."""

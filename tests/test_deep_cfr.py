@@ -1,0 +1,140 @@
+"""cfrlib.deep_cfr: features, reservoir, networks, and that Deep CFR learns on Kuhn and Leduc."""
+
+import math
+
+import numpy as np
+import pytest
+
+import cfrlib
+from cfrlib import games
+from cfrlib.deep_cfr import MLP, DeepCFR, Reservoir, fit, infoset_features, feature_names, regret_matching
+from cfrlib.errors import CfrlibError, DeepCFRError
+
+TINY = dict(traversals=100, hidden=(16, 16), advantage_steps=150, policy_steps=400, batch_size=64)
+
+
+@pytest.fixture(scope="module")
+def kuhn_run():
+    solver = DeepCFR(games.kuhn(), seed=0, **TINY)
+    return solver, solver.run([10])
+
+
+def _policy(game, net):
+    """A network's softmax policy over the legal actions, as a Strategy."""
+    tree = game.tree()
+    z = np.where(tree.action_mask, net(infoset_features(game)).astype(float), -np.inf)
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return cfrlib.Strategy(game, e / e.sum(axis=1, keepdims=True))
+
+
+def test_a_tiny_kuhn_run_learns_what_no_untrained_network_knows(kuhn_run):
+    game, (solver, log) = games.kuhn(), kuhn_run
+    bound = 0.15                                   # uniform play: 0.458; equilibrium: 0
+    assert log[-1].exploitability < bound
+    assert log[-1].exploitability == pytest.approx(cfrlib.exploitability(game, solver.average_strategy()))
+    assert cfrlib.exploitability(game, DeepCFR(game, **TINY).average_strategy()) > bound
+    for seed in range(5):                          # networks at their random initialisation
+        untrained = MLP(solver.sizes, np.random.default_rng(seed))
+        assert cfrlib.exploitability(game, _policy(game, untrained)) > bound
+
+
+def test_the_policy_is_a_strategy_of_the_compiled_tree(kuhn_run):
+    solver, _ = kuhn_run
+    tree = games.kuhn().tree()
+    for strategy in (solver.average_strategy(), solver.current_strategy()):
+        probs = strategy.probs
+        assert probs.shape == (tree.num_infosets, tree.max_actions)
+        np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-12)
+        assert (probs >= 0).all()
+
+
+def test_the_same_seed_gives_the_same_run():
+    a = DeepCFR(games.kuhn(), seed=3, **TINY).iterate(2)
+    b = DeepCFR(games.kuhn(), seed=3, **TINY).iterate(2)
+    assert a.advantage_loss == b.advantage_loss and a.nodes_touched == b.nodes_touched
+
+
+def _row(game, key):
+    names, x = feature_names(game), infoset_features(game)
+    return {names[j] for j in np.flatnonzero(x[game.tree().infoset_keys.index(key)])}
+
+
+def test_features_of_hand_chosen_infosets():
+    kuhn, leduc = games.kuhn(), games.leduc()
+    assert infoset_features(kuhn).shape == (12, 7) and infoset_features(leduc).shape == (936, 20)
+    assert _row(kuhn, "K") == {"private=K"}
+    assert _row(kuhn, "Jpb") == {"private=J", "round1.action1=pass", "round1.action2=bet"}
+    assert _row(leduc, "Qh|") == {"private=Q"}
+    assert _row(leduc, "Ks|rc|Qh|c") == {"private=K", "board=Q", "round1.action1=raise",
+                                         "round1.action2=call", "round2.action1=call"}
+    assert _row(leduc, "Js|crrc|Jh|rr") == {"private=J", "board=J", "round1.action1=call",
+                                            "round1.action2=raise", "round1.action3=raise",
+                                            "round1.action4=call", "round2.action1=raise",
+                                            "round2.action2=raise"}
+    x = infoset_features(leduc)                      # suits are left out, nothing else
+    assert len(np.unique(x, axis=0)) == games.leduc(suit_isomorphism=True).tree().num_infosets
+
+
+def test_reservoir_keeps_every_item_with_probability_capacity_over_offers():
+    capacity, batches, runs = 4, (3, 5, 4), 4000
+    offers = sum(batches)
+    kept = np.zeros(offers)
+    for r in range(runs):
+        memory, rng, start = Reservoir(capacity, 1), np.random.default_rng(r), 0
+        for size in batches:
+            items = np.arange(start, start + size)
+            memory.add(items, 1, items[:, None].astype(float), rng)
+            start += size
+        assert len(memory) == capacity and len(set(memory.infoset)) == capacity
+        assert (memory.target[:, 0] == memory.infoset).all()
+        kept[memory.infoset] += 1
+    p = capacity / offers
+    # each count is Binomial(runs, p); z = 5.4 makes the chance that any of the 12 counts
+    # leaves its band by chance (normal approximation) about 12 * 6.7e-8 < 1e-6
+    assert np.abs(kept - runs * p).max() <= 5.4 * math.sqrt(runs * p * (1 - p))
+
+
+def test_regret_matching_on_advantages():
+    mask = np.array([[True, True, True], [True, True, False], [True, True, True]])
+    v = np.array([[1.0, 3.0, -2.0], [-1.0, -3.0, 9.0], [0.0, 0.0, 0.0]])
+    np.testing.assert_allclose(regret_matching(v, mask), [[0.25, 0.75, 0], [1, 0, 0], [1 / 3] * 3])
+
+
+def test_fit_finds_the_weighted_mean_of_its_targets():
+    rng = np.random.default_rng(0)
+    x = np.eye(2, dtype=np.float32)[[0, 0, 1, 1]]
+    y = np.array([[1, 0], [0, 1], [2, 2], [4, 0]], dtype=np.float32)
+    w = np.array([3, 1, 1, 1], dtype=np.float32)
+    mask = np.ones((4, 2), dtype=bool)
+    net = MLP([2, 16, 2], rng)
+    fit(net, x, y, mask, w, loss="mse", steps=1500, batch_size=256, learning_rate=3e-3, rng=rng)
+    np.testing.assert_allclose(net(np.eye(2, dtype=np.float32)), [[0.75, 0.25], [3, 1]], atol=0.05)
+    policy = MLP([2, 16, 2], rng)
+    fit(policy, x, y / y.sum(axis=1, keepdims=True), mask, w, loss="xent", steps=1500,
+        batch_size=256, learning_rate=3e-3, rng=rng)
+    z = policy(np.eye(2, dtype=np.float32))
+    p = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(p, [[0.75, 0.25], [(0.5 + 1) / 2, (0.5 + 0) / 2]], atol=0.03)
+
+
+@pytest.mark.parametrize("options", [
+    {"traversals": 0}, {"traversals": 1.5}, {"hidden": (16, 0)}, {"hidden": "16"},
+    {"advantage_steps": -1}, {"batch_size": True}, {"learning_rate": 0}, {"learning_rate": math.inf},
+    {"memory": 0}, {"linear": 1}, {"seed": "0"}, {"seed": -1}, {"features": np.zeros((3, 2))},
+])
+def test_bad_options_raise_a_cfrlib_error(options):
+    with pytest.raises(DeepCFRError):
+        DeepCFR(games.kuhn(), **options)
+
+
+def test_games_without_features_and_bad_checkpoints_are_refused():
+    with pytest.raises(CfrlibError, match="features="):
+        infoset_features(games.coin_toss())
+    with pytest.raises(DeepCFRError):
+        DeepCFR(games.kuhn(), **TINY).run([3, 2])
+
+
+def test_nothing_in_cfrlib_imports_deep_cfr():
+    from test_layers import import_graph
+
+    assert not [m for m, uses in import_graph().items() if "cfrlib.deep_cfr" in uses]
