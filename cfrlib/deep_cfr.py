@@ -139,7 +139,8 @@ def regret_matching(advantages: Array, mask: NDArray[np.bool_]) -> Array:
 
 # ---------------------------------------------------------------------------------- networks
 class MLP:
-    """A multilayer perceptron ``x -> W_L relu(... relu(W_1 x + b_1) ...) + b_L`` in float32.
+    """A multilayer perceptron in float32: ``x -> W_L relu(W_{L-1} relu(W_1 x + b_1) + b_{L-1}) + b_L``
+    with L layers (two hidden layers shown).
 
     ``sizes`` lists the widths, input first. Weights start He-normal (``N(0, 2 / fan_in)``),
     biases at zero. :meth:`forward` keeps what :meth:`backward` needs."""
@@ -315,9 +316,11 @@ def _traverse(t: KernelTree, i: int, sigma: Array, traversals: int, stack: Stack
 # ---------------------------------------------------------------------------------- Deep CFR
 @dataclass(frozen=True)
 class Checkpoint:
-    """Where a run stood after ``iteration`` iterations: traversals per player, nodes touched,
-    seconds spent (wall clock, and this process's CPU time), the exact exploitability of the
-    policy network, its training loss."""
+    """Where a run stood at a checkpoint.
+
+    After ``iteration`` iterations: traversals per player, nodes touched, seconds spent (wall
+    clock, and this process's CPU time), the exact exploitability of the policy network and its
+    training loss."""
 
     iteration: int
     traversals: int
