@@ -1,4 +1,5 @@
-"""The implement-it-yourself exercises of chapters 1 and 4, and cfrlib.theory behind their proofs.
+"""The implement-it-yourself exercises of chapters 1 and 4, chapter 2's by hand, and cfrlib.theory
+behind their proofs.
 
 Each exercise's folded solution (the first ```python block of its ``{solution}``) is run exactly as
 the chapter shows it (tests/notebook_code.py) and compared with cfrlib: both are deterministic, so
@@ -84,6 +85,17 @@ def test_ch4_cfr_matches_the_fast_engine_on_kuhn(ch4):
     fast = cfrlib.CFR(kuhn).iterate(200).average_strategy()
     gap = max(abs(p - fast[key][a]) for (_, key), dist in mine.items() for a, p in dist.items())
     assert gap <= TOL
+
+
+# ----------------------------------------------------------------------------- chapter 2
+def test_ch2_mixed_to_behaviour_by_hand():
+    """Chapter 2's exercise computed by hand: the mixture (1/2 bets the king, 1/3 passes and calls,
+    1/6 passes and folds) plays bet at K with probability 1/2 and, given that it passed the king,
+    calls with probability (1/3) / (1/2) = 2/3. The folded solution's code, run as printed, gives
+    these numbers from cfrlib's realization plans."""
+    ns = run_solution("02_extensive_form_games.ipynb", "ch2-mixed-to-behaviour")
+    assert ns["bet_at_K"] == pytest.approx(1 / 2, abs=1e-15)
+    assert ns["bet_at_Kpb"] == pytest.approx(2 / 3, abs=1e-15)
 
 
 # ----------------------------------------------------------------------------- cfrlib.theory
