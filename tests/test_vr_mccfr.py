@@ -6,6 +6,9 @@ updates on Leduc, save/load resumes exactly, bad input, and the recorded measure
 (``benchmarks/vr_mccfr.py``) against a short re-run.
 """
 
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 import pytest
 from test_sampling import expected_increments, regret_matching
@@ -110,3 +113,21 @@ def test_bad_input():
     del arrays["baseline"]
     with pytest.raises(SolverError, match="saved learned baseline is missing"):
         solver._restore(arrays)
+
+
+def test_recorded_measurements_agree_with_a_short_rerun():
+    """``cfrlib/data/vr_mccfr.json`` (``benchmarks/vr_mccfr.py``): seed 0's first two
+    exploitability checkpoints of both methods and its first variance point again (the walks are
+    exact; evaluation's sums may differ in the last bits on another CPU)."""
+    from cfrlib.datasets import load_json
+
+    spec = importlib.util.spec_from_file_location("vr_mccfr", Path(__file__).parents[1] / "benchmarks" / "vr_mccfr.py")
+    vr_mccfr = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(vr_mccfr)
+    recorded = load_json("vr_mccfr")
+    assert recorded["seeds"][0] == 0 and recorded["variance"]["samples"] == vr_mccfr.SAMPLES
+    for name, baseline in vr_mccfr.METHODS.items():
+        values, spread = vr_mccfr.run(baseline, 0, recorded["iterations"][:2], recorded["variance"]["iterations"][:1])
+        assert values == pytest.approx([row[0] for row in recorded["exploitability"][name][:2]], rel=1e-9)
+        for key, value in spread[0].items():
+            assert value == pytest.approx(recorded["variance"][key][0][0], rel=1e-9)
