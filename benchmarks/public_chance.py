@@ -6,8 +6,8 @@ Run from the repository root: ``python benchmarks/public_chance.py [--quick]``. 
 updates, regret matching, the tree backend's compiled walk), evaluated whenever its nodes
 touched pass one of ``BUDGETS``; each evaluation records the nodes touched, the seconds spent
 iterating (evaluation excluded) and the exploitability. The runs go to
-``cfrlib/data/public_chance.json`` (``{"seeds", "budgets", "runs": {method: [[[nodes, seconds,
-exploitability] per budget] per seed]}, "machine"}``); the script prints the medians over seeds
+``cfrlib/data/public_chance.json`` (``{"games": {"leduc": {"seeds", "budgets", "runs": {method:
+[[[nodes, seconds, exploitability] per budget] per seed]}}}, "machine"}``); the script prints the medians over seeds
 at each budget, with the seconds each method took to get there.
 """
 
@@ -59,7 +59,7 @@ def main():
         return
     data = {"machine": {"python": platform.python_version(), "numpy": np.__version__,
                         "machine": platform.machine()},
-            "game": "leduc", "seeds": list(seeds), "budgets": list(budgets), "runs": runs}
+            "games": {"leduc": {"seeds": list(seeds), "budgets": list(budgets), "runs": runs}}}
     source_path("public_chance").write_text(json.dumps(data, indent=1))
 
 

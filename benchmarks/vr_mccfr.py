@@ -10,9 +10,9 @@ and loaded, so the run itself draws on undisturbed) measures ``solver.regret_var
 the variance of one iteration's regret update per (infoset, action), summed over entries: for
 plain OS at its own state, for VR-MCCFR with its learned baseline, and for VR-MCCFR's state with
 the baseline set to zero (plain OS's estimator on the same regrets). The numbers go to
-``cfrlib/data/vr_mccfr.json`` (``{"seeds", "iterations", "exploitability": {method: [[per seed]
-per checkpoint]}, "variance": {"iterations", "samples", method: [[per seed] per point]},
-"machine"}``); the script prints the medians over seeds.
+``cfrlib/data/vr_mccfr.json`` (``{"games": {"leduc": {"seeds", "iterations", "exploitability":
+{method: [[per seed] per checkpoint]}, "variance": {"iterations", "samples", method: [[per seed]
+per point]}}}, "machine"}``); the script prints the medians over seeds.
 """
 
 from __future__ import annotations
@@ -86,9 +86,9 @@ def main():
         return
     data = {"machine": {"python": platform.python_version(), "numpy": np.__version__,
                         "machine": platform.machine()},
-            "game": "leduc", "epsilon": 0.6, "baseline_rate": 0.5, "seeds": list(seeds),
-            "iterations": list(checkpoints), "exploitability": exploitability,
-            "variance": {"iterations": variance_at, "samples": SAMPLES, **variance}}
+            "games": {"leduc": {"epsilon": 0.6, "baseline_rate": 0.5, "seeds": list(seeds),
+                                "iterations": list(checkpoints), "exploitability": exploitability,
+                                "variance": {"iterations": variance_at, "samples": SAMPLES, **variance}}}}
     source_path("vr_mccfr").write_text(json.dumps(data, indent=1))
 
 

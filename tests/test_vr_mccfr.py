@@ -124,7 +124,7 @@ def test_recorded_measurements_agree_with_a_short_rerun():
     spec = importlib.util.spec_from_file_location("vr_mccfr", Path(__file__).parents[1] / "benchmarks" / "vr_mccfr.py")
     vr_mccfr = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(vr_mccfr)
-    recorded = load_json("vr_mccfr")
+    recorded = load_json("vr_mccfr")["games"]["leduc"]
     assert recorded["seeds"][0] == 0 and recorded["variance"]["samples"] == vr_mccfr.SAMPLES
     for name, baseline in vr_mccfr.METHODS.items():
         values, spread = vr_mccfr.run(baseline, 0, recorded["iterations"][:2], recorded["variance"]["iterations"][:1])

@@ -37,7 +37,7 @@ class OutcomeSamplingMCCFR(SamplingSolver):
     paper keeps one per augmented infoset of the traverser, ``b_i(I_i(h), a)``; a history
     determines more, and the compiled tree indexes it directly): each player's exponentially
     decaying average of the values seen through ``ha*``, ``b_i(h, a*) <- (1 - rate) b_i(h, a*)
-    + rate v_i(ha*)`` after each use, with ``rate = baseline_rate`` (the paper's 0.5; 0 keeps
+    + rate u_i(ha*)`` after each use, with ``rate = baseline_rate`` (the paper's 0.5; 0 keeps
     ``b = 0``). It needs the tree backend.
 
     ``seed`` seeds the ``numpy.random.Generator`` ``rng``; ``backend`` is ``"tree"``,
@@ -76,4 +76,3 @@ class OutcomeSamplingMCCFR(SamplingSolver):
 
 BASELINES = ("none", "learned")
 """Outcome sampling's baselines: none (plain MCCFR) or learned (VR-MCCFR)."""
-

@@ -160,7 +160,8 @@ class PublicChanceSamplingCFR(Solver):
             children = s.edges[i]
             h = s.parent[children]
             gain = reach[1 - i, h] * reach[2, h] * (value[children] - value[h]) * (1.0 if i == 0 else -1.0)
-            r = np.bincount(s.slot[children], weights=gain, minlength=width).reshape(self.regret.shape)
+            r = np.asarray(np.bincount(s.slot[children], weights=gain, minlength=width),
+                           dtype=float).reshape(self.regret.shape)
             self.strategy_sum += np.bincount(s.slot[children], weights=reach[2, h] * reach[i, h] * edge[children],
                                              minlength=width).reshape(self.regret.shape)
             self.rule.update(self.regret, r, self.iterations + 1)
