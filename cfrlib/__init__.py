@@ -22,7 +22,7 @@ from .purification import purify, threshold
 from .regret_matching import RegretMatchingRun, run_regret_matching
 from .solvers import (CFR, DCFR, CFRPlus, ChanceSamplingCFR, ConvergenceLog,
                       ExternalSamplingMCCFR, FullWidthCFR, LinearCFR, OutcomeSamplingMCCFR,
-                      PredictiveCFRPlus, Solver)
+                      PredictiveCFRPlus, PublicChanceSamplingCFR, Solver)
 from .solvers import (Hedge, HedgeCFR, PredictiveRegretMatchingPlus, RegretMatching,
                       RegretMatchingPlus, RegretMinimizer)
 from .solvers import (HSDCFR, AsymmetricPredictiveRegretMatchingPlus, DCFRPlus, HSPCFRPlus, PDCFRPlus,
@@ -54,7 +54,7 @@ __all__ = [
     "solve_lp", "LPSolution",
     "Solver", "ConvergenceLog", "FullWidthCFR", "CFR", "CFRPlus", "LinearCFR", "DCFR",
     "PredictiveCFRPlus", "ChanceSamplingCFR", "ExternalSamplingMCCFR", "OutcomeSamplingMCCFR",
-    "HedgeCFR", "RegretMinimizer", "RegretMatching", "RegretMatchingPlus",
+    "PublicChanceSamplingCFR", "HedgeCFR", "RegretMinimizer", "RegretMatching", "RegretMatchingPlus",
     "PredictiveRegretMatchingPlus", "Hedge",
     "DCFRPlus", "PDCFRPlus", "SAPCFRPlus", "HSDCFR", "HSPCFRPlus", "RTCFRPlus",
     "AsymmetricPredictiveRegretMatchingPlus", "ScheduledRegretMatching",

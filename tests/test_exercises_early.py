@@ -187,3 +187,14 @@ def test_bimatrix_rejects_bad_input():
         theory.regret_matching_bimatrix(np.eye(3), np.eye(2), 10)
     with pytest.raises(CfrlibError, match=r"initial\[0\] must be 3 non-negative probabilities"):
         theory.regret_matching_bimatrix(np.eye(3), np.eye(3), 10, initial=([0.5, 0.5], None))
+
+
+def test_ch5_board_weight_exercise():
+    """Exercise ch5-board-weight: every pass of public chance sampling on Leduc weights each
+    deal's board edge by P(b | deal) / rho(b) = (1/4) / (1/6) = 1.5."""
+    solver = cfrlib.PublicChanceSamplingCFR(games.leduc())
+    assert np.allclose(solver.rho, 1 / 6)
+    for s in solver.subtrees:
+        board = (s.mover == 2) & (s.parent >= 0)
+        board &= s.mover[np.maximum(s.parent, 0)] != 2     # chance edges below a decision
+        assert board.sum() > 0 and np.allclose(s.chance[board], 1.5)

@@ -133,3 +133,31 @@ def test_chapter12_step_by_hand_is_what_cfrlib_computes():
     assert ns["pcfr_plus"] == pytest.approx([0, 0, 1], abs=1e-15)
     assert ns["sapcfr_plus"] == pytest.approx([3 / 5, 0, 2 / 5], abs=1e-15)
     assert ns["d4"] == pytest.approx(8 / 9, abs=1e-15)
+
+
+@pytest.mark.parametrize("baseline, sent_up", [((0.0, 0.0), {3.0, -1.0}), ((2.5, -0.5), {1.5, 0.5}),
+                                               ((3.0, -1.0), {1.0})])
+def test_ch6_baseline_exercise(baseline, sent_up):
+    """Exercise ch6-baseline: player 0 picks x (to player 1's node o, uniform, ending at 3 or -1)
+    or y (0) uniformly (epsilon = 1); when x is drawn, the regret R(I, x) after player 0's
+    trajectory is exactly the value o sent up, 2v - v. Over 40 seeds, both draws of o appear."""
+    from toy_games import TupleGame
+
+    game = TupleGame(("player", 0, "I", [("x", ("player", 1, "o", [("a", ("terminal", 3.0, -3.0)),
+                                                                      ("b", ("terminal", -1.0, 1.0))])),
+                                         ("y", ("terminal", 0.0, 0.0))]))
+    tree = game.tree()
+    o = tree.infoset_node[tree.infoset_index(1, "o")]
+    table = np.zeros((2, tree.num_nodes))
+    table[0, tree.first_child[o]:tree.first_child[o] + 2] = baseline
+    seen = set()
+    for seed in range(40):
+        solver = cfrlib.OutcomeSamplingMCCFR(game, seed=seed, epsilon=1.0, baseline="learned")
+        shape = tree.action_mask.shape
+        solver._restore({"regret": np.zeros(shape), "strategy_sum": np.zeros(shape), "uniforms": np.zeros(0),
+                         "baseline": table})
+        solver.iterate(1)
+        value = solver.tables.regret[tree.infoset_index(0, "I"), 0]
+        if value != 0.0:
+            seen.add(value)
+    assert seen == sent_up

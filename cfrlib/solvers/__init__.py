@@ -6,10 +6,10 @@ from .fullwidth import (CFR, DCFR, HSDCFR, CFRPlus, DCFRPlus, FullWidthCFR, Hedg
                         PDCFRPlus, PredictiveCFRPlus, RTCFRPlus, SAPCFRPlus)
 from .regret_minimizers import (AsymmetricPredictiveRegretMatchingPlus, Hedge, PredictiveRegretMatchingPlus,
                                 RegretMatching, RegretMatchingPlus, RegretMinimizer, ScheduledRegretMatching)
-from .sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
+from .sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR, PublicChanceSamplingCFR
 
 __all__ = ["SOLVERS", "solver_class", "ConvergenceLog", "Solver", "FullWidthCFR", "CFR", "CFRPlus", "LinearCFR", "DCFR",
            "PredictiveCFRPlus", "ChanceSamplingCFR", "ExternalSamplingMCCFR",
-           "OutcomeSamplingMCCFR", "HedgeCFR", "RegretMinimizer", "RegretMatching",
+           "OutcomeSamplingMCCFR", "PublicChanceSamplingCFR", "HedgeCFR", "RegretMinimizer", "RegretMatching",
            "RegretMatchingPlus", "PredictiveRegretMatchingPlus", "Hedge", "DCFRPlus", "PDCFRPlus", "SAPCFRPlus",
            "HSDCFR", "HSPCFRPlus", "RTCFRPlus", "AsymmetricPredictiveRegretMatchingPlus", "ScheduledRegretMatching"]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import accumulate
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -202,6 +202,25 @@ class SamplingSolver(Solver):
         """``S(I, a)`` of the tree backend, one list per infoset in the tree's order."""
         walk = self._walk("strategy_sum")
         return walk.rows(walk.strategy_sum)
+
+    def regret_variance(self, samples: int = 1000) -> NDArray[np.float64]:
+        """``Var[R^{T+1}(I, a) - R^T(I, a)]``, the variance of one iteration's sampled regret
+        update from the current tables, per entry (``num_infosets x max_actions``, zero beyond
+        the legal actions), estimated from ``samples`` independent iterations ``T + 1`` (tree
+        backend). The tables are put back afterwards; the generator moves on."""
+        if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 2:
+            raise SolverError(f"samples must be an integer >= 2, got {samples!r}")
+        walk, done = self._walk("regret_variance()"), self.iterations
+        saved = walk.arrays()
+        start = walk.settled_regret(done)
+        fresh = {**saved, "uniforms": np.zeros(0)}   # every sample draws anew
+        changes = np.empty((int(samples),) + start.shape)
+        for k in range(int(samples)):
+            walk.restore(fresh)
+            walk.run(1, done)
+            changes[k] = walk.settled_regret(done + 1) - start
+        walk.restore(saved)
+        return cast(NDArray[np.float64], changes.var(axis=0, ddof=1))
 
     def _walk(self, field: str) -> TreeWalk:
         if not isinstance(self.tables, TreeWalk):

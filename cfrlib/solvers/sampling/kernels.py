@@ -452,23 +452,37 @@ def external_sampling(t, done, iterations, regret, strategy_sum, sigma, rng, pen
 
 # ----------------------------------------------------------------------- outcome sampling
 @njit(cache=True, nogil=True, inline="always")
-def _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_infoset, path_action,
-             path_xi, path_w, rng, pending, count, rule, lazy, iteration):
-    """One trajectory for player ``i``: down the sampled path in a loop, then the regret
-    updates back up it. Returns the number of nodes touched."""
+def _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_node, path_action, path_xi,
+             path_w, rng, pending, count, rule, lazy, iteration, baseline, rate):
+    """One trajectory for player ``i``: down the sampled path in a loop, then the values and
+    regret updates back up it. Returns the number of nodes touched.
+
+    With a ``baseline`` (``2 x num_nodes``, ``b_i(h, a)`` stored at the child ``ha``; zero rows
+    for none) the values going up are baseline-corrected (Schmid et al. 2019): at ``h`` with
+    the sampled ``a*``, ``c(a) = b(h, a)`` for ``a != a*`` and ``c(a*) = b(h, a*) + (v(ha*) -
+    b(h, a*)) / xi(h, a*)``, and ``v(h) = sum_a p(h, a) c(a)`` (``p`` is ``sigma`` or chance's
+    probabilities); at chance and opponent nodes ``xi = p``, so that is ``sum_a p(h, a) b(h, a)
+    + v(ha*) - b(h, a*)``. Then ``b(h, a*) <- (1 - rate) b(h, a*) + rate v(ha*)``. Without one,
+    ``c(a) = 0`` off the path and chance and opponent nodes pass ``v`` up unchanged: plain
+    outcome sampling, the arithmetic of ``b = 0`` term by term."""
     n, pi_o, q, touched, depth = 0, 1.0, 1.0, 0, 0
     keep = 1.0 - epsilon
+    learned = baseline.shape[0] > 0
     while True:
         touched += 1
         p = t.player[n]
         if p == TERMINAL:
             break
         u = draw(rng, pending, count)
+        path_node[depth] = n
         if p == CHANCE:
-            n = chance_child(t, n, u)
-            pr = t.chance_prob[n]
+            child = chance_child(t, n, u)
+            pr = t.chance_prob[child]
             pi_o *= pr
             q *= pr
+            path_action[depth] = child - t.first_child[n]
+            depth += 1
+            n = child
             continue
         I = t.infoset[n]
         k = t.num_actions[I]
@@ -478,9 +492,7 @@ def _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_infoset, path_
             for b in range(k):
                 xi[0, b] = e + keep * sigma[I, b]
             a = pick(xi, 0, k, u)
-            path_infoset[depth], path_action[depth] = I, a
             path_xi[depth], path_w[depth] = xi[0, a], w
-            depth += 1
             q *= xi[0, a]
         else:
             for b in range(k):
@@ -488,29 +500,52 @@ def _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_infoset, path_
             a = pick(sigma, I, k, u)
             pi_o *= sigma[I, a]
             q *= sigma[I, a]
+        path_action[depth] = a
+        depth += 1
         n = t.first_child[n] + a
     v = t.utility[i, n]
     for d in range(depth - 1, -1, -1):
-        I, a, w = path_infoset[d], path_action[d], path_w[d]
-        k = t.num_actions[I]
-        c = v / path_xi[d]
-        v = sigma[I, a] * c
-        if rule.discounts:
-            settle(rule, lazy, regret, I, k, iteration)
-        for b in range(k):
-            regret[I, b] += w * ((c if b == a else 0.0) - v)
-        regret_match(regret, sigma, I, k)
+        m, a = path_node[d], path_action[d]
+        f, p = t.first_child[m], t.player[m]
+        if p == i:
+            I = t.infoset[m]
+            k = t.num_actions[I]
+            for b in range(k):
+                xi[0, b] = baseline[i, f + b] if learned else 0.0
+            xi[0, a] = xi[0, a] + (v - xi[0, a]) / path_xi[d]
+            value = 0.0
+            for b in range(k):
+                value += sigma[I, b] * xi[0, b]
+            if rule.discounts:
+                settle(rule, lazy, regret, I, k, iteration)
+            w = path_w[d]
+            for b in range(k):
+                regret[I, b] += w * (xi[0, b] - value)
+            regret_match(regret, sigma, I, k)
+        elif learned:
+            value = 0.0
+            for b in range(t.num_children[m]):
+                value += (t.chance_prob[f + b] if p == CHANCE else sigma[t.infoset[m], b]) \
+                    * baseline[i, f + b]
+            value += v - baseline[i, f + a]
+        else:
+            continue
+        if learned:
+            baseline[i, f + a] = (1.0 - rate) * baseline[i, f + a] + rate * v
+        v = value
     return touched
 
 
 @njit(cache=True, nogil=True)
 def outcome_sampling(t, done, iterations, epsilon, regret, strategy_sum, sigma, rng, pending, count,
-                     rule, lazy):
+                     rule, lazy, baseline, rate):
     """Iterations ``done + 1`` to ``done + iterations`` of outcome-sampling MCCFR, as in
     ``cfrlib.textbook.sampling.outcome_sampling``: a trajectory for player 0 then one for
-    player 1, the traverser exploring with ``epsilon``. Returns the number of nodes touched."""
+    player 1, the traverser exploring with ``epsilon``; with a learned ``baseline`` (``2 x
+    num_nodes``, else ``0 x 0``) and its step ``rate``, VR-MCCFR (see ``_os_walk``). Returns the
+    number of nodes touched."""
     xi = np.zeros((1, regret.shape[1]))
-    path_infoset = np.zeros(t.depth, dtype=np.int64)
+    path_node = np.zeros(t.depth, dtype=np.int64)
     path_action = np.zeros(t.depth, dtype=np.int64)
     path_xi, path_w = np.zeros(t.depth), np.zeros(t.depth)
     touched = 0
@@ -518,6 +553,7 @@ def outcome_sampling(t, done, iterations, epsilon, regret, strategy_sum, sigma, 
         if rule.discounts:
             advance(rule, lazy.now, it)
         for i in range(2):
-            touched += _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_infoset,
-                                path_action, path_xi, path_w, rng, pending, count, rule, lazy, it)
+            touched += _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_node,
+                                path_action, path_xi, path_w, rng, pending, count, rule, lazy, it,
+                                baseline, rate)
     return touched

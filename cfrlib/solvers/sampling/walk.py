@@ -41,13 +41,17 @@ WALKS = ("chance", "external", "outcome")
 class Scheme(NamedTuple):
     """What a sampling solver walks: ``walk`` (one of :data:`WALKS`: chance-sampled CFR,
     external- or outcome-sampling MCCFR), ``alternating`` (chance sampling: one walk a player or
-    one for both), ``epsilon`` (outcome sampling's exploration) and ``minimizer``, the local rule
-    (regret matching on regrets discounted as ``minimizer.alpha`` and ``minimizer.beta`` say)."""
+    one for both), ``epsilon`` (outcome sampling's exploration), ``minimizer``, the local rule
+    (regret matching on regrets discounted as ``minimizer.alpha`` and ``minimizer.beta`` say),
+    and outcome sampling's ``baseline`` (``"none"`` or ``"learned"``: VR-MCCFR) with its step
+    ``baseline_rate``."""
 
     walk: str
     minimizer: RegretMatching
     alternating: bool = True
     epsilon: float = 0.6
+    baseline: str = "none"
+    baseline_rate: float = 0.5
 
 
 Distribution = dict[str, float]
@@ -137,6 +141,7 @@ class TreeWalk:
         self.sigma = mask / self.tree.infoset_num_actions[:, None]
         self.pending = np.zeros(0)
         self.count = np.zeros(1, dtype=np.int64)
+        self.baseline = np.zeros((2, self.tree.num_nodes) if scheme.baseline == "learned" else (0, 0))
         alpha, beta = scheme.minimizer.alpha, scheme.minimizer.beta
         modes = [kernels.KEEP if e == np.inf else kernels.ZERO if e == -np.inf else kernels.DISCOUNT
                  for e in (alpha, beta)]
@@ -158,7 +163,8 @@ class TreeWalk:
             return int(k.chance_sampling(self.flat, done, n, self.scheme.alternating, *tables))
         if walk == "external":
             return int(k.external_sampling(self.flat, done, n, *tables))
-        return int(k.outcome_sampling(self.flat, done, n, self.scheme.epsilon, *tables))
+        return int(k.outcome_sampling(self.flat, done, n, self.scheme.epsilon, *tables,
+                                      self.baseline, self.scheme.baseline_rate))
 
     def settled_regret(self, done: int) -> NDArray[np.float64]:
         """``R^T(I, a)`` after ``T = done`` iterations (``regret`` with the discounts each row
@@ -175,9 +181,11 @@ class TreeWalk:
     def arrays(self) -> dict[str, NDArray[Any]]:
         """The save format: ``uniforms``, ``regret`` (as stored: with a discounting rule, each row
         as of its last update) and ``strategy_sum``; with a discounting rule also the lazy state
-        ``stamp``, ``mark`` and ``now``."""
+        ``stamp``, ``mark`` and ``now``; with a learned baseline, ``baseline``."""
         arrays = {"uniforms": self.pending[:self.count[0]].copy(), "regret": self.regret.copy(),
                   "strategy_sum": self.strategy_sum.copy()}
+        if self.baseline.size:
+            arrays["baseline"] = self.baseline.copy()
         if self.rule.discounts:
             arrays.update((name, getattr(self.lazy, name).copy()) for name in self.lazy._fields)
         return arrays
@@ -195,6 +203,12 @@ class TreeWalk:
                                       f"{self.scheme.minimizer!r}) is missing or does not have "
                                       f"shape {mine.shape}")
                 mine[:] = saved
+        if self.baseline.size:
+            saved = arrays.get("baseline")
+            if saved is None or saved.shape != self.baseline.shape:
+                raise SolverError(f"the saved learned baseline is missing or does not have shape "
+                                  f"{self.baseline.shape}")
+            self.baseline[:] = saved
         mask = self.tree.action_mask
         self.regret[:] = np.where(mask, arrays["regret"], 0.0)
         self.strategy_sum[:] = np.where(mask, arrays["strategy_sum"], 0.0)
