@@ -86,3 +86,9 @@ class SubgameError(CfrlibError):
     """A subgame that cannot be re-solved: roots that are not histories of the game, nested or
     terminal roots, a set of roots that is not closed under the players' information (an infoset
     with histories inside and outside it), or an unknown re-solving method."""
+
+
+class ExplorerError(CfrlibError):
+    """An explorer (:mod:`cfrlib.interactive`) that the static page cannot show as given: a value
+    outside its control, too many frames, stops of a slider too many to label, or a drawing
+    function that leaves no figure."""
