@@ -156,8 +156,8 @@ def _index(values: Sequence[Any], value: Any, where: str) -> int:
                           and abs(v - value) <= 1e-9 * max(1.0, abs(value))):
             return k
     raise ExplorerError(f"{where}: its value {value!r} is not among the values the static page "
-                      f"offers, {list(values)!r}; include it, so that the page opens on the "
-                      "figure a kernel shows first")
+                        f"offers, {list(values)!r}; include it, so that the page opens on the "
+                        "figure a kernel shows first")
 
 
 def describe_control(name: str, widget: Any, static: Sequence[Any] | None = None) -> Axis:
@@ -177,7 +177,7 @@ def describe_control(name: str, widget: Any, static: Sequence[Any] | None = None
         for v in values:
             if repr(v) not in label_of:
                 raise ExplorerError(f"{where}: {v!r} is not one of its options "
-                                  f"{[v for _, v in pairs]!r}")
+                                    f"{[v for _, v in pairs]!r}")
         labels = [label_of[repr(v)] for v in values]
     elif isinstance(widget, (widgets.IntSlider, widgets.FloatSlider)):
         kind = "range"
@@ -189,17 +189,17 @@ def describe_control(name: str, widget: Any, static: Sequence[Any] | None = None
         labels = ["yes" if v else "no" for v in values]
     elif static is not None:
         kind, values = "fixed", list(static)
-        named = {repr(v): label for label, v in _options(widget)} if hasattr(widget, "options") else {}
+        options = _options(widget) if hasattr(widget, "options") else []
+        named = {repr(v): text for text, v in options}
 
-        def label(v: Any) -> str:
+        def shown(v: Any) -> str:
             # a tuple (a SelectMultiple's value) as the list of its options' labels
-            return (", ".join(map(label, v)) if isinstance(v, tuple)
-                    else named.get(repr(v), str(v)))
+            return ", ".join(map(shown, v)) if isinstance(v, tuple) else named.get(repr(v), str(v))
 
-        labels = [label(v) for v in values]
+        labels = [shown(v) for v in values]
     else:
         raise ExplorerError(f"{where}: a {type(widget).__name__} has no static form; give it "
-                          f"static=[...] values (a single value keeps it fixed in the book)")
+                            f"static=[...] values (a single value keeps it fixed in the book)")
     if not values:
         raise ExplorerError(f"{where}: the static page needs at least one value")
     if len(values) == 1:
@@ -295,7 +295,7 @@ class Explorer:
         unknown = set(static) - set(controls)
         if unknown:
             raise ExplorerError(f"static values given for {sorted(unknown)}, which are not "
-                              f"controls; the controls are {list(controls)}")
+                                f"controls; the controls are {list(controls)}")
         self.draw = draw
         self.controls = dict(controls)
         self.axes = [describe_control(n, w, static.get(n)) for n, w in self.controls.items()]
@@ -307,9 +307,10 @@ class Explorer:
         self.shape = tuple(len(a.values) for a in self.axes)
         self.stops = {k: slider_stops(a) for k, a in enumerate(self.axes) if a.kind == "range"}
         if math.prod(self.shape) > MAX_FRAMES:
-            raise ExplorerError(f"{math.prod(self.shape)} frames ({' x '.join(map(str, self.shape))}"
-                              f" values of {[a.name for a in self.axes]}) is more than "
-                              f"{MAX_FRAMES}: thin the grid with static={{name: values}}")
+            raise ExplorerError(f"{math.prod(self.shape)} frames "
+                                f"({' x '.join(map(str, self.shape))} values of "
+                                f"{[a.name for a in self.axes]}) is more than {MAX_FRAMES}: "
+                                "thin the grid with static={name: values}")
         self._frames: dict[tuple[str, ...], Frame] = {}
         self._widget: Any = None
 

@@ -97,7 +97,8 @@ STOPS = r"""
     const name = axis.name, n = axis.labels.length;
     const input = root.querySelector('input[type=range][data-axis="' + k + '"]');
     const options = input.list ? [...input.list.options] : [];
-    if (options.length !== n || options.some((o, j) => +o.value !== j || o.label !== axis.labels[j])) {
+    if (options.length !== n ||
+        options.some((o, j) => +o.value !== j || o.label !== axis.labels[j])) {
       problems.push(name + ": no datalist of its " + n + " stops (no ticks)");
     }
     const track = input.getBoundingClientRect();
@@ -129,7 +130,8 @@ STOPS = r"""
       const stride = stops[1] - stops[0];
       if (values.some((v, j) => !(Math.abs(v - values[0] - j * step) <= unit)) ||
           stops.some((j, i) => j !== i * stride)) {
-        problems.push(name + ": " + (n - stops.length) + " of its unevenly spaced stops have no label");
+        problems.push(name + ": " + (n - stops.length) +
+                      " of its unevenly spaced stops have no label");
       }
     }
   });
@@ -138,7 +140,9 @@ STOPS = r"""
   const walker = document.createTreeWalker(root.querySelector(".cfrlib-explorer-controls"),
                                            NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (!node.textContent.trim() || node.parentElement.closest("[data-stop], datalist")) { continue; }
+    if (!node.textContent.trim() || node.parentElement.closest("[data-stop], datalist")) {
+      continue;
+    }
     const range = document.createRange();
     range.selectNodeContents(node);
     others.push([node.textContent.trim(), range.getBoundingClientRect()]);
@@ -312,8 +316,8 @@ def test_stops_check_finds_sliders_whose_stops_cannot_be_read(browser):
         # Chapter 8's defect, uneven stops without their labels, then a missing datalist and a
         # label moved off its stop and over its neighbour.
         root.evaluate("""(root) => {
-            root.querySelectorAll('[data-stops="0"] [data-stop="1"], [data-stops="0"] [data-stop="2"]')
-                .forEach((m) => m.remove());
+            root.querySelectorAll('[data-stops="0"] [data-stop="1"], [data-stops="0"] '
+                                  + '[data-stop="2"]').forEach((m) => m.remove());
             root.querySelector('[data-axis="1"]').removeAttribute("list");
             const [first, second] = root.querySelectorAll('[data-stops="1"] [data-stop]');
             first.style.left = second.style.left;
