@@ -81,6 +81,9 @@ set at 0.75 em, and a digit is at most 0.6 em of its font)."""
 STOP_GAP = 0.5
 """Least space between two labels of one row, in ems of the controls' text."""
 
+STOP_ROWS = 3
+"""Most rows of labels under a slider whose stops are unevenly spaced (each stop is labelled)."""
+
 THUMB = 8
 """Pixels from an end of a slider's track to the centre of its thumb at that end (Chromium's
 thumb is 16 px wide): the labels of the stops sit under the thumb's positions."""
@@ -233,12 +236,14 @@ def slider_stops(axis: Axis) -> Stops:
     """The :class:`Stops` of slider ``axis``: labels of at most ``STOP_CHAR`` em a character,
     ``STOP_GAP`` em apart in a row, under a track at most ``SLIDER_WIDTH[1]`` em wide; evenly
     spaced stops get the most labels that fit in one row, every ``s``-th stop with ``s`` dividing
-    the number of steps, and uneven ones a label each, in one row or two."""
+    the number of steps, and uneven ones a label each, in as few staggered rows as fit (at most
+    :data:`STOP_ROWS`)."""
     n = len(axis.values)
     pitch = max(map(len, axis.labels)) * STOP_CHAR + STOP_GAP  # label centres in a row, at least
     least, most = SLIDER_WIDTH
     candidates = ([(s, 1) for s in range(1, n) if (n - 1) % s == 0]
-                  if _evenly_spaced(axis.values) else [(1, 1), (1, 2)])
+                  if _evenly_spaced(axis.values) else
+                  [(1, rows) for rows in range(1, STOP_ROWS + 1)])
     for stride, rows in candidates:
         width = (n - 1) // stride * pitch / rows + 2 * THUMB / 16  # at 16 px an em
         if width <= most:

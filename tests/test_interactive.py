@@ -182,10 +182,14 @@ def test_evenly_spaced_stops_are_labelled_at_even_intervals_ends_included():
     assert slider_stops(slider([0.0, 1.0])) == Stops(SLIDER_WIDTH[0], (0, 1), 1)
 
 
-def test_uneven_stops_are_all_labelled_in_one_row_or_two():
+def test_uneven_stops_are_all_labelled_in_as_few_rows_as_fit():
     assert slider_stops(slider([0.0, 1.0, 1.5, 3.0, 5.0])).labelled == (0, 1, 2, 3, 4)
     eleven = slider_stops(slider([0.05, *(k / 10 for k in range(1, 11))]))
     assert eleven.labelled == tuple(range(11)) and eleven.rows == 2
+    checkpoints = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 1000]
+    seventeen = slider_stops(describe_control(
+        "iterations", widgets.SelectionSlider(options=checkpoints, value=30)))
+    assert seventeen.labelled == tuple(range(17)) and seventeen.rows == 3
     with pytest.raises(ExplorerError, match=r"'slope': the labels of its stops \(0.00, 1.00, 4.00"):
         slider_stops(slider([float(k * k) for k in range(30)]))
 
