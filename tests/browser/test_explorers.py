@@ -49,14 +49,16 @@ DATA = """(root) => JSON.parse(root.querySelector("script.cfrlib-explorer-data")
 
 # The numbers each control shows (a slider's or a fixed control's readout, the chosen radio button
 # or list entry) that the shown frame's titles and printed text do not say, compared as numbers
-# ("0.60" is "0.6", "40,000" is "40000").
+# ("0.60" is "0.6", "40,000" is "40000"); the number of a player ("player 0") is a name, not a
+# value.
 READOUTS = r"""
 (root) => {
   const data = JSON.parse(root.querySelector("script.cfrlib-explorer-data").textContent);
   const frame = data.frame_of[+root.dataset.frame];
   if (frame === null) { return []; }
   const said = ((data.titles || [])[frame] || "") + "\n" + data.texts[frame];
-  const numbers = (text) => (text.replace(/\u2212/g, "-").replace(/(\d),(?=\d{3})/g, "$1")
+  const numbers = (text) => (text.replace(/player \d+/gi, "").replace(/\u2212/g, "-")
+                             .replace(/(\d),(?=\d{3})/g, "$1")
                              .match(/[-+]?\d*\.?\d+(?:e[-+]?\d+)?/gi) || []).map(Number);
   const known = numbers(said);
   const problems = [];
