@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import hashlib
 import html
 import io
 import itertools
@@ -47,7 +48,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import CfrlibError
+from .errors import ExplorerError
 from .plotting import COLUMN_WIDTH
 
 MAX_FRAMES = 400
@@ -70,10 +71,27 @@ SAMPLE_FRAMES = 5
 
 FRAMES_MODES = ("all", "sample", "opening")
 
+SLIDER_WIDTH = (9.0, 16.0)
+"""Least and most width of a slider in the static page, in ems of the controls' text."""
+
+STOP_CHAR = 0.45
+"""Width allowed for one character of a stop's label, in ems of the controls' text (labels are
+set at 0.75 em, and a digit is at most 0.6 em of its font)."""
+
+STOP_GAP = 0.5
+"""Least space between two labels of one row, in ems of the controls' text."""
+
+STOP_ROWS = 3
+"""Most rows of labels under a slider whose stops are unevenly spaced (each stop is labelled)."""
+
+THUMB = 8
+"""Pixels from an end of a slider's track to the centre of its thumb at that end (Chromium's
+thumb is 16 px wide): the labels of the stops sit under the thumb's positions."""
+
 
 def _checked_mode(mode: str, where: str) -> str:
     if mode not in FRAMES_MODES:
-        raise CfrlibError(f"{where}{mode!r}: expected 'all', 'sample' or 'opening'")
+        raise ExplorerError(f"{where}{mode!r}: expected 'all', 'sample' or 'opening'")
     return mode
 
 
@@ -93,11 +111,13 @@ def sample_points(size: int, opening: int, count: int = SAMPLE_FRAMES) -> list[i
 
 @dataclass(frozen=True)
 class Frame:
-    """What the explorer shows for one setting of its controls: the text ``draw`` printed and
-    the figure as PNG bytes."""
+    """What the explorer shows for one setting of its controls: the text ``draw`` printed, the
+    figure as PNG bytes and the figure's titles (its suptitle and its axes' titles, one a line),
+    which the static page keeps so that a check can read what the figure says."""
 
     text: str
     png: bytes
+    title: str = ""
 
 
 @dataclass(frozen=True)
@@ -138,9 +158,9 @@ def _index(values: Sequence[Any], value: Any, where: str) -> int:
         if v == value or (isinstance(v, float) and isinstance(value, (int, float))
                           and abs(v - value) <= 1e-9 * max(1.0, abs(value))):
             return k
-    raise CfrlibError(f"{where}: its value {value!r} is not among the values the static page "
-                      f"offers, {list(values)!r}; include it, so that the page opens on the "
-                      "figure a kernel shows first")
+    raise ExplorerError(f"{where}: its value {value!r} is not among the values the static page "
+                        f"offers, {list(values)!r}; include it, so that the page opens on the "
+                        "figure a kernel shows first")
 
 
 def describe_control(name: str, widget: Any, static: Sequence[Any] | None = None) -> Axis:
@@ -159,8 +179,8 @@ def describe_control(name: str, widget: Any, static: Sequence[Any] | None = None
         values = [v for _, v in pairs] if static is None else list(static)
         for v in values:
             if repr(v) not in label_of:
-                raise CfrlibError(f"{where}: {v!r} is not one of its options "
-                                  f"{[v for _, v in pairs]!r}")
+                raise ExplorerError(f"{where}: {v!r} is not one of its options "
+                                    f"{[v for _, v in pairs]!r}")
         labels = [label_of[repr(v)] for v in values]
     elif isinstance(widget, (widgets.IntSlider, widgets.FloatSlider)):
         kind = "range"
@@ -172,17 +192,66 @@ def describe_control(name: str, widget: Any, static: Sequence[Any] | None = None
         labels = ["yes" if v else "no" for v in values]
     elif static is not None:
         kind, values = "fixed", list(static)
-        labels = [str(v) for v in values]
+        options = _options(widget) if hasattr(widget, "options") else []
+        named = {repr(v): text for text, v in options}
+
+        def shown(v: Any) -> str:
+            # a tuple (a SelectMultiple's value) as the list of its options' labels
+            return ", ".join(map(shown, v)) if isinstance(v, tuple) else named.get(repr(v), str(v))
+
+        labels = [shown(v) for v in values]
     else:
-        raise CfrlibError(f"{where}: a {type(widget).__name__} has no static form; give it "
-                          f"static=[...] values (a single value keeps it fixed in the book)")
+        raise ExplorerError(f"{where}: a {type(widget).__name__} has no static form; give it "
+                            f"static=[...] values (a single value keeps it fixed in the book)")
     if not values:
-        raise CfrlibError(f"{where}: the static page needs at least one value")
+        raise ExplorerError(f"{where}: the static page needs at least one value")
     if len(values) == 1:
         kind = "fixed"
     value = widget.value
     default = 0 if kind == "fixed" and isinstance(value, tuple) else _index(values, value, where)
     return Axis(name, description, kind, tuple(values), tuple(labels), default)
+
+
+@dataclass(frozen=True)
+class Stops:
+    """How the static page marks a slider's stops under its track: the track's ``width`` in ems,
+    the stops that carry a label (every stop when they are unevenly spaced; else the first, the
+    last and evenly spaced ones between, as many as fit) and the number of staggered ``rows`` of
+    labels. The browser draws a tick at every stop (a ``<datalist>``)."""
+
+    width: float
+    labelled: tuple[int, ...]
+    rows: int
+
+
+def _evenly_spaced(values: Sequence[Any]) -> bool:
+    """Whether ``values`` are numbers with one step between neighbours (to 1e-9 relative)."""
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        return False
+    steps = [b - a for a, b in itertools.pairwise(values)]
+    return all(abs(d - steps[0]) <= 1e-9 * max(1.0, abs(steps[0])) for d in steps)
+
+
+def slider_stops(axis: Axis) -> Stops:
+    """The :class:`Stops` of slider ``axis``: labels of at most ``STOP_CHAR`` em a character,
+    ``STOP_GAP`` em apart in a row, under a track at most ``SLIDER_WIDTH[1]`` em wide; evenly
+    spaced stops get the most labels that fit in one row, every ``s``-th stop with ``s`` dividing
+    the number of steps, and uneven ones a label each, in as few staggered rows as fit (at most
+    :data:`STOP_ROWS`)."""
+    n = len(axis.values)
+    pitch = max(map(len, axis.labels)) * STOP_CHAR + STOP_GAP  # label centres in a row, at least
+    least, most = SLIDER_WIDTH
+    candidates = ([(s, 1) for s in range(1, n) if (n - 1) % s == 0]
+                  if _evenly_spaced(axis.values) else
+                  [(1, rows) for rows in range(1, STOP_ROWS + 1)])
+    for stride, rows in candidates:
+        width = (n - 1) // stride * pitch / rows + 2 * THUMB / 16  # at 16 px an em
+        if width <= most:
+            return Stops(max(least, width), tuple(range(0, n, stride)), rows)
+    raise ExplorerError(
+        f"control {axis.name!r}: the labels of its stops ({', '.join(axis.labels)}) do not fit "
+        f"under a slider {most:g} em wide; offer fewer values (static=...), evenly spaced ones "
+        "or shorter labels")
 
 
 def _compress(png: bytes) -> bytes:
@@ -230,21 +299,23 @@ class Explorer:
         static = dict(static or {})
         unknown = set(static) - set(controls)
         if unknown:
-            raise CfrlibError(f"static values given for {sorted(unknown)}, which are not "
-                              f"controls; the controls are {list(controls)}")
+            raise ExplorerError(f"static values given for {sorted(unknown)}, which are not "
+                                f"controls; the controls are {list(controls)}")
         self.draw = draw
         self.controls = dict(controls)
         self.axes = [describe_control(n, w, static.get(n)) for n, w in self.controls.items()]
         if play is not None and (play not in self.controls
                                  or self.axes[list(self.controls).index(play)].kind != "range"):
-            raise CfrlibError(f"play={play!r}: the play button needs one of the sliders")
+            raise ExplorerError(f"play={play!r}: the play button needs one of the sliders")
         self.play, self.interval, self.note, self.alt = play, int(interval), note, alt
         self.layout = layout
         self.shape = tuple(len(a.values) for a in self.axes)
+        self.stops = {k: slider_stops(a) for k, a in enumerate(self.axes) if a.kind == "range"}
         if math.prod(self.shape) > MAX_FRAMES:
-            raise CfrlibError(f"{math.prod(self.shape)} frames ({' x '.join(map(str, self.shape))}"
-                              f" values of {[a.name for a in self.axes]}) is more than "
-                              f"{MAX_FRAMES}: thin the grid with static={{name: values}}")
+            raise ExplorerError(f"{math.prod(self.shape)} frames "
+                                f"({' x '.join(map(str, self.shape))} values of "
+                                f"{[a.name for a in self.axes]}) is more than {MAX_FRAMES}: "
+                                "thin the grid with static={name: values}")
         self._frames: dict[tuple[str, ...], Frame] = {}
         self._widget: Any = None
 
@@ -267,19 +338,22 @@ class Explorer:
             elif len(opened) == 1:
                 figure = opened[0]
             else:
-                raise CfrlibError(
+                raise ExplorerError(
                     f"draw({', '.join(f'{k}={v!r}' for k, v in values.items())}) left "
                     f"{len(opened)} new figures open; it must draw exactly one and leave it "
                     "open (no plt.show()), or return it")
             buffer = io.BytesIO()
             dpi = min(DPI, COLUMN_WIDTH * DPI / figure.get_figwidth())
             figure.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
+            titles = [figure.get_suptitle(), *(ax.get_title(loc) for ax in figure.axes
+                                               for loc in ("left", "center", "right"))]
         finally:
             for fig in opened:
                 plt.close(fig)
             if isinstance(returned, Figure):
                 plt.close(returned)
-        return Frame(printed.getvalue(), _compress(buffer.getvalue()))
+        return Frame(printed.getvalue(), _compress(buffer.getvalue()),
+                     "\n".join(t for t in titles if t))
 
     def frame(self, values: Mapping[str, Any]) -> Frame:
         """The frame of ``values`` (rendered once, then kept)."""
@@ -366,28 +440,31 @@ class Explorer:
         point that was not drawn."""
         images: list[str] = []
         texts: list[str] = []
-        seen: dict[tuple[str, bytes], int] = {}
+        titles: list[str] = []
+        seen: dict[Frame, int] = {}
         frame_of: list[int | None] = []
         for f in self.drawn_frames(mode):
             if f is None:
                 frame_of.append(None)
                 continue
-            key = (f.text, f.png)
-            if key not in seen:
-                seen[key] = len(images)
+            if f not in seen:
+                seen[f] = len(images)
                 images.append(base64.b64encode(f.png).decode("ascii"))
                 texts.append(f.text)
-            frame_of.append(seen[key])
+                titles.append(f.title)
+            frame_of.append(seen[f])
         data = {"axes": [{"name": a.name, "labels": list(a.labels), "kind": a.kind,
                           "default": a.default} for a in self.axes],
                 "shape": list(self.shape), "frame_of": frame_of, "images": images, "texts": texts,
-                "interval": self.interval}
+                "titles": titles, "interval": self.interval}
         start = self.opening
         first = frame_of[start]
         assert first is not None  # every mode draws the opening frame
-        controls = "".join(self._control_html(k, a) for k, a in enumerate(self.axes))
-        note = f'<p class="cfrlib-explorer-note">{html.escape(self.note)}</p>' if self.note else ""
         payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+        # The datalists' ids: the same data give the same ids, different explorers different ones.
+        prefix = "cfrlib-" + hashlib.sha1(payload.encode()).hexdigest()[:12]
+        controls = "".join(self._control_html(k, a, prefix) for k, a in enumerate(self.axes))
+        note = f'<p class="cfrlib-explorer-note">{html.escape(self.note)}</p>' if self.note else ""
         text_style = "" if texts[first] else ' hidden=""'
         return (f'<div class="cfrlib-explorer" data-frame="{start}">{_STYLE}'
                 f'<div class="cfrlib-explorer-controls">{controls}</div>{note}'
@@ -397,7 +474,7 @@ class Explorer:
                 f'<script type="application/json" class="cfrlib-explorer-data">{payload}</script>'
                 f"<script>{_SCRIPT}</script></div>")
 
-    def _control_html(self, k: int, axis: Axis) -> str:
+    def _control_html(self, k: int, axis: Axis, prefix: str) -> str:
         label = html.escape(axis.description)
         shown = html.escape(axis.labels[axis.default])
         if axis.kind == "range":
@@ -405,9 +482,8 @@ class Explorer:
             if axis.name == self.play:
                 play = (f'<button type="button" class="cfrlib-explorer-play" data-play="{k}" '
                         f'aria-label="play {label}">&#9654; play</button>')
-            return (f'<span class="cfrlib-control">{play}<label>{label} '
-                    f'<input type="range" data-axis="{k}" min="0" max="{len(axis.values) - 1}" '
-                    f'step="1" value="{axis.default}" aria-valuetext="{shown}"></label>'
+            return (f'<span class="cfrlib-control cfrlib-range">{play}<label>{label}'
+                    f'{self._slider_html(k, axis, f"{prefix}-{k}")}</label>'
                     f'<output data-readout="{k}">{shown}</output></span>')
         if axis.kind == "select":
             options = "".join(f'<option value="{j}"{" selected" if j == axis.default else ""}>'
@@ -415,7 +491,7 @@ class Explorer:
             return (f'<span class="cfrlib-control"><label>{label} '
                     f'<select data-axis="{k}">{options}</select></label></span>')
         if axis.kind == "choice":
-            group = f"cfrlib-{id(self):x}-{k}"
+            group = f"{prefix}-{k}"
             buttons = "".join(
                 f'<label><input type="radio" name="{group}" data-axis="{k}" value="{j}"'
                 f'{" checked" if j == axis.default else ""}>{html.escape(text)}</label>'
@@ -427,7 +503,28 @@ class Explorer:
             return (f'<span class="cfrlib-control"><label><input type="checkbox" '
                     f'data-axis="{k}"{checked}> {label}</label></span>')
         return (f'<span class="cfrlib-control cfrlib-control-fixed" '
-                f'title="changes in a running notebook">{label}: {shown}</span>')
+                f'title="changes in a running notebook">{label}: '
+                f'<output data-readout="{k}">{shown}</output></span>')
+
+    def _slider_html(self, k: int, axis: Axis, list_id: str) -> str:
+        """Slider ``k``: the range input, a datalist of its stops (the browser draws their ticks)
+        and the labels of its stops (see :class:`Stops`) under the thumb's positions."""
+        stops, last = self.stops[k], len(axis.values) - 1
+        options = "".join(f'<option value="{j}" label="{html.escape(text)}"></option>'
+                          for j, text in enumerate(axis.labels))
+        marks = "".join(
+            f'<span data-stop="{j}" style="left:calc({THUMB}px + (100% - {2 * THUMB}px) * '
+            f'{j / max(last, 1):.6g});top:{i % stops.rows * 1.2:g}em">'
+            f"{html.escape(axis.labels[j])}</span>" for i, j in enumerate(stops.labelled))
+        # Half the widest label may stand out beyond each end of the track.
+        pad = max(0.0, (max(map(len, axis.labels)) * STOP_CHAR) / 2 - THUMB / 16)
+        return (f'<span class="cfrlib-slider" style="width:{stops.width:.4g}em;'
+                f'padding:0 {pad:.3g}em">'
+                f'<input type="range" data-axis="{k}" min="0" max="{last}" step="1" '
+                f'value="{axis.default}" aria-valuetext="{html.escape(axis.labels[axis.default])}" '
+                f'list="{list_id}"><datalist id="{list_id}">{options}</datalist>'
+                f'<span class="cfrlib-stops" data-stops="{k}" aria-hidden="true" '
+                f'style="height:{stops.rows * 1.2:g}em">{marks}</span></span>')
 
     def _repr_mimebundle_(self, include: object = None, exclude: object = None) -> dict[str, Any]:
         bundle = dict(self.widget._repr_mimebundle_())
@@ -439,9 +536,15 @@ class Explorer:
 
 _STYLE = (
     "<style>.cfrlib-explorer-controls{display:flex;flex-wrap:wrap;gap:.3em 1.5em;"
-    "align-items:center;margin:.3em 0}.cfrlib-control{display:inline-flex;gap:.4em;"
+    "align-items:center;margin:.3em 0}.cfrlib-control{display:inline-flex;flex-wrap:wrap;gap:.4em;"
     "align-items:center}.cfrlib-control label{display:inline-flex;gap:.3em;align-items:center;"
     "margin:0}.cfrlib-control output{min-width:3em;font-variant-numeric:tabular-nums}"
+    ".cfrlib-range,.cfrlib-range label{align-items:flex-start;line-height:1.6em}"
+    ".cfrlib-slider{display:inline-block}"
+    ".cfrlib-slider input{display:block;width:100%;margin:0;height:1.6em}"
+    ".cfrlib-stops{display:block;position:relative;font-size:.75em;line-height:1.2em}"
+    ".cfrlib-stops span{position:absolute;transform:translateX(-50%);white-space:nowrap;"
+    "font-variant-numeric:tabular-nums}"
     ".cfrlib-control-fixed{opacity:.8}.cfrlib-explorer-note{font-size:.9em;margin:.2em 0}"
     ".cfrlib-explorer-figure{max-width:100%;height:auto;display:block}"
     ".cfrlib-explorer-text{margin:.3em 0}</style>")

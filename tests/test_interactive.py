@@ -14,8 +14,9 @@ import pytest
 matplotlib.use("agg")
 
 from cfrlib import CfrlibError, games, plotting  # noqa: E402
-from cfrlib.interactive import (FRAMES_VARIABLE, MAX_FRAMES, Explorer, describe_control,  # noqa: E402
-                               frames_mode, sample_points)
+from cfrlib.errors import ExplorerError  # noqa: E402
+from cfrlib.interactive import (FRAMES_VARIABLE, MAX_FRAMES, SLIDER_WIDTH, Explorer,  # noqa: E402
+                               Stops, describe_control, frames_mode, sample_points, slider_stops)
 
 KUHN = games.kuhn()
 
@@ -26,6 +27,7 @@ def draw_line(slope, style):
     x = np.linspace(0, 1, 5)
     ax.plot(x, slope * x, ls=style)
     ax.set_ylim(-1, 3)
+    ax.set_title(f"slope {slope:g}")
     print(f"slope {slope:.2f}, style {style}")
 
 
@@ -149,8 +151,65 @@ def test_play_button_needs_a_slider_and_adds_one():
         explorer(play="style")
 
 
+def test_each_frame_keeps_the_titles_of_its_figure():
+    def draw(a):
+        fig, (left, right) = plotting.new_figure(1, 2, width=4, height=2)
+        fig.suptitle(f"a = {a}")
+        right.set_title("right", loc="right")
+
+    e = Explorer(draw, {"a": widgets.IntSlider(value=1, min=0, max=1)})
+    assert e.render({"a": 0}).title == "a = 0\nright"
+    data = static_data(e.static_html("all"))
+    assert data["titles"] == ["a = 0\nright", "a = 1\nright"]
+    data = static_data(explorer().static_html())
+    assert data["titles"][data["frame_of"][3]] == "slope 0.5"
+
+
+def slider(values, labels=None):
+    """A slider's :class:`Axis`, as an explorer of one FloatSlider offering ``values`` makes it."""
+    e = Explorer(draw_line, {"slope": widgets.FloatSlider(value=values[0], min=-100, max=100,
+                                                          step=0.01),
+                             "style": widgets.Dropdown(options=["-"])},
+                 static={"slope": values})
+    return e.axes[0]
+
+
+def test_evenly_spaced_stops_are_labelled_at_even_intervals_ends_included():
+    # 41 stops of 5 characters: every 8th fits in one row of at most 16 em.
+    stops = slider_stops(slider([k / 4 for k in range(41)]))
+    assert stops.labelled == (0, 8, 16, 24, 32, 40) and stops.rows == 1
+    assert SLIDER_WIDTH[0] <= stops.width <= SLIDER_WIDTH[1]
+    assert slider_stops(slider([0.0, 1.0])) == Stops(SLIDER_WIDTH[0], (0, 1), 1)
+
+
+def test_uneven_stops_are_all_labelled_in_as_few_rows_as_fit():
+    assert slider_stops(slider([0.0, 1.0, 1.5, 3.0, 5.0])).labelled == (0, 1, 2, 3, 4)
+    eleven = slider_stops(slider([0.05, *(k / 10 for k in range(1, 11))]))
+    assert eleven.labelled == tuple(range(11)) and eleven.rows == 2
+    checkpoints = [1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 1000]
+    seventeen = slider_stops(describe_control(
+        "iterations", widgets.SelectionSlider(options=checkpoints, value=30)))
+    assert seventeen.labelled == tuple(range(17)) and seventeen.rows == 3
+    with pytest.raises(ExplorerError, match=r"'slope': the labels of its stops \(0.00, 1.00, 4.00"):
+        slider_stops(slider([float(k * k) for k in range(30)]))
+
+
+def test_every_slider_lists_its_stops_and_labels_them_under_the_thumb():
+    e = explorer(static={"slope": [0.0, 0.5, 2.0]})
+    page = e.static_html()
+    list_id = re.search(r'<input type="range" data-axis="0"[^>]* list="([^"]+)"', page).group(1)
+    options = re.search(f'<datalist id="{list_id}">(.*?)</datalist>', page).group(1)
+    assert re.findall(r'<option value="(\d)" label="([^"]+)">', options) == [
+        ("0", "0.00"), ("1", "0.50"), ("2", "2.00")]
+    marks = re.findall(r'<span data-stop="(\d)" style="left:calc\(8px \+ \(100% - 16px\) \* '
+                       r'([\d.]+)\);top:0em">([^<]+)</span>', page)
+    assert marks == [("0", "0", "0.00"), ("1", "0.5", "0.50"), ("2", "1", "2.00")]
+    # The same explorer twice gives the same page; another explorer other datalist ids.
+    assert e.static_html() == page and list_id not in explorer().static_html()
+
+
 def test_a_fixed_control_shows_its_value_and_offers_no_input():
-    choice = widgets.SelectMultiple(options=["a", "b"], value=("a", "b"))
+    choice = widgets.SelectMultiple(options=[("alpha", "a"), ("beta", "b")], value=("a", "b"))
 
     def draw(names):
         plotting.new_figure(width=2, height=2)
@@ -159,11 +218,13 @@ def test_a_fixed_control_shows_its_value_and_offers_no_input():
                  note="Choosing variants needs a running notebook.")
     page = e.static_html()
     assert "cfrlib-control-fixed" in page and "data-axis" not in page.split("<script")[0]
+    # A tuple of options reads as their labels, not as a Python tuple.
+    assert '<output data-readout="0">alpha, beta</output>' in page
     assert "Choosing variants needs a running notebook." in page
 
 
 def test_errors_say_what_is_wrong():
-    with pytest.raises(CfrlibError, match="not among the values the static page offers"):
+    with pytest.raises(ExplorerError, match="not among the values the static page offers"):
         explorer(static={"slope": [1.0, 2.0]})
     with pytest.raises(CfrlibError, match=r"'dotted' is not one of its options"):
         explorer(static={"style": ["-", "dotted"]})
@@ -175,5 +236,5 @@ def test_errors_say_what_is_wrong():
         Explorer(draw_line, {"slope": widgets.IntSlider(value=0, min=0, max=MAX_FRAMES),
                              "style": widgets.Dropdown(options=["-"])})
     shown = Explorer(lambda slope, style: None, explorer().controls)
-    with pytest.raises(CfrlibError, match="left 0 new figures open"):
+    with pytest.raises(ExplorerError, match="left 0 new figures open"):
         shown.render({"slope": 0.5, "style": "-"})

@@ -4,14 +4,25 @@ For every page that holds an explorer, in headless Chromium, from ``file://`` an
 server: every control is operated from the keyboard (arrow keys on a focused slider or radio
 group, Space on a check box; a drop-down list is chosen from), and after each move the figure must
 have changed and must be exactly the frame stored for the controls' new position, computed here
-from the controls the page shows; the readout of a slider must name the value. A play button must
-step the figure by itself. The console must stay free of errors.
+from the controls the page shows; the readout of a slider must name the value, and every number a
+control shows must be said by the frame's title or printed text (``READOUTS``), so that a control
+cannot show one value while the figure used another. A play button must step the figure by
+itself. The console must stay free of errors. Every slider shows its stops (``STOPS``), at 1280
+and at 390 px: a tick for each (a datalist) and labels under them, every stop labelled when they
+are unevenly spaced, no label over another text or off the page.
 """
 
 from __future__ import annotations
 
+import ipywidgets as widgets
+import matplotlib
 import pytest
 from test_rendered_book import PAGES, SITE, _is_local, browser, server_url  # noqa: F401
+
+from cfrlib import plotting
+from cfrlib.interactive import Explorer
+
+matplotlib.use("agg")
 
 EXPLORER_PAGES = [p for p in PAGES if "cfrlib-explorer-data" in (SITE / p).read_text()]
 
@@ -36,6 +47,119 @@ STATE = """
 
 DATA = """(root) => JSON.parse(root.querySelector("script.cfrlib-explorer-data").textContent)"""
 
+# The numbers each control shows (a slider's or a fixed control's readout, the chosen radio button
+# or list entry) that the shown frame's titles and printed text do not say, compared as numbers
+# ("0.60" is "0.6", "40,000" is "40000"); the number of a player ("player 0") is a name, not a
+# value.
+READOUTS = r"""
+(root) => {
+  const data = JSON.parse(root.querySelector("script.cfrlib-explorer-data").textContent);
+  const frame = data.frame_of[+root.dataset.frame];
+  if (frame === null) { return []; }
+  const said = ((data.titles || [])[frame] || "") + "\n" + data.texts[frame];
+  const numbers = (text) => (text.replace(/player \d+/gi, "").replace(/\u2212/g, "-")
+                             .replace(/(\d),(?=\d{3})/g, "$1")
+                             .match(/[-+]?\d*\.?\d+(?:e[-+]?\d+)?/gi) || []).map(Number);
+  const known = numbers(said);
+  const problems = [];
+  data.axes.forEach((axis, k) => {
+    const control = '[data-axis="' + k + '"]';
+    let shown = "";
+    if (axis.kind === "choice") {
+      shown = root.querySelector(control + ":checked").parentElement.textContent;
+    } else if (axis.kind === "select") {
+      const list = root.querySelector(control);
+      shown = list.options[list.selectedIndex].textContent;
+    } else if (axis.kind !== "check") {
+      const out = root.querySelector('[data-readout="' + k + '"]');
+      if (!out) { problems.push(axis.name + ": no readout shows its value"); return; }
+      shown = out.textContent;
+    }
+    for (const x of numbers(shown)) {
+      if (!known.includes(x)) {
+        problems.push(axis.name + ": the control shows " + JSON.stringify(shown) + ", but " + x +
+                      " is not in the figure's title or text: " + JSON.stringify(said.trim()));
+      }
+    }
+  });
+  return problems;
+}
+"""
+
+# What is wrong with the stops of the sliders as the page lays them out: a datalist of every stop
+# (the browser's ticks), labels that read their stop's value under the thumb's position there (8
+# px inside the track's ends), the first and the last stop labelled and every stop when they are
+# unevenly spaced; no label over another text of the controls or off the page.
+STOPS = r"""
+(root) => {
+  const data = JSON.parse(root.querySelector("script.cfrlib-explorer-data").textContent);
+  const thumb = 8, page = document.documentElement.clientWidth, problems = [], labels = [];
+  data.axes.forEach((axis, k) => {
+    if (axis.kind !== "range") { return; }
+    const name = axis.name, n = axis.labels.length;
+    const input = root.querySelector('input[type=range][data-axis="' + k + '"]');
+    const options = input.list ? [...input.list.options] : [];
+    if (options.length !== n ||
+        options.some((o, j) => +o.value !== j || o.label !== axis.labels[j])) {
+      problems.push(name + ": no datalist of its " + n + " stops (no ticks)");
+    }
+    const track = input.getBoundingClientRect();
+    const marks = [...root.querySelectorAll('[data-stops="' + k + '"] [data-stop]')];
+    const stops = marks.map((m) => +m.dataset.stop);
+    if (!stops.includes(0) || !stops.includes(n - 1)) {
+      problems.push(name + ": its first and last stops are not labelled");
+    }
+    for (const m of marks) {
+      const j = +m.dataset.stop, box = m.getBoundingClientRect(), text = m.textContent;
+      const under = track.left + thumb + (track.width - 2 * thumb) * j / (n - 1);
+      if (text !== axis.labels[j]) {
+        problems.push(name + ": stop " + j + " reads " + text + ", not " + axis.labels[j]);
+      }
+      if (!box.width || getComputedStyle(m).visibility !== "visible") {
+        problems.push(name + ": the label " + text + " is not shown");
+      } else if (Math.abs((box.left + box.right) / 2 - under) > 2) {
+        problems.push(name + ": the label " + text + " is not under its stop");
+      }
+      if (box.left < 0 || box.right > page) {
+        problems.push(name + ": the label " + text + " leaves the page");
+      }
+      labels.push([name + " " + text, box]);
+    }
+    if (stops.length < n) {
+      // Unlabelled stops are read from the labelled ones only when all are evenly spaced.
+      const values = axis.labels.map(Number), step = (values[n - 1] - values[0]) / (n - 1);
+      const unit = Math.max(...axis.labels.map((t) => 10 ** -((t.split(".")[1] || "").length)));
+      const stride = stops[1] - stops[0];
+      if (values.some((v, j) => !(Math.abs(v - values[0] - j * step) <= unit)) ||
+          stops.some((j, i) => j !== i * stride)) {
+        problems.push(name + ": " + (n - stops.length) +
+                      " of its unevenly spaced stops have no label");
+      }
+    }
+  });
+  // Every other text of the controls: names, readouts, buttons, radio labels.
+  const others = [];
+  const walker = document.createTreeWalker(root.querySelector(".cfrlib-explorer-controls"),
+                                           NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.textContent.trim() || node.parentElement.closest("[data-stop], datalist")) {
+      continue;
+    }
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    others.push([node.textContent.trim(), range.getBoundingClientRect()]);
+  }
+  const overlap = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 &&
+                            Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+  labels.forEach(([text, box], i) => {
+    for (const [other, its] of [...labels.slice(i + 1), ...others]) {
+      if (overlap(box, its)) { problems.push("the label " + text + " overlaps " + other); }
+    }
+  });
+  return problems;
+}
+"""
+
 
 def _expected(data: dict, positions: list[int]) -> tuple[str, str]:
     """The frame the page must show at ``positions``: row-major index, last axis fastest."""
@@ -56,6 +180,9 @@ def _check_shown(root, data: dict, where: str) -> dict:
         if axis["kind"] == "range":
             assert state["readouts"][k] == axis["labels"][state["positions"][k]], (
                 f"{where}: readout of {axis['name']!r} does not name its value")
+    contradictions = root.evaluate(READOUTS)
+    assert not contradictions, (f"{where}, at {state['positions']}: a control shows a value the "
+                                "figure does not say:\n  " + "\n  ".join(contradictions))
     return state
 
 
@@ -127,3 +254,81 @@ def test_every_control_moves_its_figure_without_a_kernel(browser, server_url, pa
     finally:
         context.close()
     assert not errors, f"{url}: console errors:\n  " + "\n  ".join(errors)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("page_path", EXPLORER_PAGES or ["(no explorer in a built book)"])
+def test_every_slider_shows_its_stops(browser, page_path, width):
+    if not EXPLORER_PAGES:
+        pytest.skip("no built page holds an explorer")
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    try:
+        page.goto((SITE / page_path).as_uri(), wait_until="load")
+        explorers = page.locator(".cfrlib-explorer")
+        problems = [f"explorer {e + 1}: {problem}" for e in range(explorers.count())
+                    for problem in explorers.nth(e).evaluate(STOPS)]
+    finally:
+        page.close()
+    assert not problems, f"{page_path} at {width} px:\n  " + "\n  ".join(problems)
+
+
+def _static_page(browser, explorer: Explorer):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_content(f"<body>{explorer.static_html('all')}</body>")
+    return page, page.locator(".cfrlib-explorer")
+
+
+def _slide(root, k: int, position: int) -> None:
+    root.locator(f'[data-axis="{k}"]').evaluate(
+        "(el, p) => { el.value = p; el.dispatchEvent(new Event('input')); }", position)
+
+
+def test_readout_check_finds_a_control_that_contradicts_its_figure(browser):
+    # Chapter 1's defect: paper clamped to what rock leaves, while its slider shows the asked value.
+    def draw(rock, paper):
+        paper = min(paper, 1 - rock)
+        fig, ax = plotting.new_figure(width=3, height=2)
+        ax.set_title(f"rock {rock:.2f}, paper {paper:.2f}, scissors {1 - rock - paper:.2f}")
+
+    explorer = Explorer(draw, {"rock": widgets.FloatSlider(value=0.6, min=0, max=1, step=0.1),
+                               "paper": widgets.FloatSlider(value=0.4, min=0, max=1, step=0.1)},
+                        static={"rock": [0.4, 0.6], "paper": [0.4, 0.5]})
+    page, root = _static_page(browser, explorer)
+    try:
+        truthful = root.evaluate(READOUTS)
+        _slide(root, 1, 1)
+        clamped = root.evaluate(READOUTS)
+    finally:
+        page.close()
+    assert truthful == []
+    assert clamped == ['paper: the control shows "0.50", but 0.5 is not in the figure\'s title or '
+                       'text: "rock 0.60, paper 0.40, scissors 0.00"']
+
+
+def test_stops_check_finds_sliders_whose_stops_cannot_be_read(browser):
+    def draw(alpha, beta):
+        plotting.new_figure(width=3, height=2)[1].set_title(f"{alpha} {beta}")
+
+    explorer = Explorer(draw, {"alpha": widgets.FloatSlider(value=1.5, min=0, max=5, step=0.25),
+                               "beta": widgets.FloatSlider(value=0, min=0, max=10, step=0.25)},
+                        static={"alpha": [0.0, 1.0, 1.5, 3.0, 5.0]})
+    page, root = _static_page(browser, explorer)
+    try:
+        sound = root.evaluate(STOPS)
+        # Chapter 8's defect, uneven stops without their labels, then a missing datalist and a
+        # label moved off its stop and over its neighbour.
+        root.evaluate("""(root) => {
+            root.querySelectorAll('[data-stops="0"] [data-stop="1"], [data-stops="0"] '
+                                  + '[data-stop="2"]').forEach((m) => m.remove());
+            root.querySelector('[data-axis="1"]').removeAttribute("list");
+            const [first, second] = root.querySelectorAll('[data-stops="1"] [data-stop]');
+            first.style.left = second.style.left;
+        }""")
+        broken = root.evaluate(STOPS)
+    finally:
+        page.close()
+    assert sound == []
+    assert broken[:3] == ["alpha: 2 of its unevenly spaced stops have no label",
+                          "beta: no datalist of its 41 stops (no ticks)",
+                          "beta: the label 0.00 is not under its stop"]
+    assert broken[3:] == ["the label beta 0.00 overlaps beta 2.00"]
