@@ -181,10 +181,11 @@ def test_the_generator_is_the_solvers_own():
 
 
 # ------------------------------------------------------------------ textbook and backends
-def run_textbook(name, game, seed, iterations):
-    """The textbook recursions driven by a plain seeded Generator, one ``rng.random()`` a draw."""
+def run_textbook(name, game, seed, iterations, after_iteration=None):
+    """The textbook recursions driven by a plain seeded Generator, one ``rng.random()`` a draw;
+    ``after_iteration(t, table)``, if given, runs after each iteration ``t`` (from 1)."""
     table, rng = textbook.InfosetTable(), np.random.default_rng(seed)
-    for _ in range(iterations):
+    for t in range(1, iterations + 1):
         if name == "cs-simultaneous":
             textbook.chance_sampling_cfr(game.initial_state(), (0, 1), (1.0, 1.0), table, rng)
         for i in (0, 1):
@@ -196,6 +197,8 @@ def run_textbook(name, game, seed, iterations):
                 textbook.outcome_sampling(game.initial_state(), i, 1.0, 1.0, table, rng, 0.6)
             elif name == "os-eps1":
                 textbook.outcome_sampling(game.initial_state(), i, 1.0, 1.0, table, rng, 1.0)
+        if after_iteration is not None:
+            after_iteration(t, table)
     return table
 
 

@@ -19,7 +19,7 @@ from cfrlib.errors import SolverError
 from cfrlib.solvers import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR, Solver
 from cfrlib.solvers.regret_minimizers import (Hedge, PredictiveRegretMatchingPlus, RegretMatching,
                                               RegretMatchingPlus, _discount)
-from cfrlib.textbook import sampling as textbook
+from test_sampling import run_textbook, table_arrays
 
 KUHN, LEDUC = games.kuhn(), games.leduc()
 
@@ -70,25 +70,13 @@ def reference(name, minimizer, game, seed, iterations):
     """The textbook recursion with plain draws from ``default_rng(seed)``, and after iteration
     ``t`` every infoset's row multiplied by ``_discount(t, alpha)`` where ``R >= 0`` and by
     ``_discount(t, beta)`` where ``R < 0``: ``R^t = d_t(R^{t-1} + r~^t)`` for all infosets."""
-    table, rng = textbook.InfosetTable(), np.random.default_rng(seed)
-    for t in range(1, iterations + 1):
-        if name == "cs-simultaneous":
-            textbook.chance_sampling_cfr(game.initial_state(), (0, 1), (1.0, 1.0), table, rng)
-        for i in (0, 1):
-            if name == "cs":
-                textbook.chance_sampling_cfr(game.initial_state(), (i,), (1.0, 1.0), table, rng)
-            elif name == "es":
-                textbook.external_sampling(game.initial_state(), i, table, rng)
-            elif name == "os":
-                textbook.outcome_sampling(game.initial_state(), i, 1.0, 1.0, table, rng, 0.6)
+    def discount(t, table):
         up, down = _discount(t, minimizer.alpha), _discount(t, minimizer.beta)
         for node in table.values():
             node.regret = [r * (up if r >= 0.0 else down) for r in node.regret]
-    tree = game.tree()
-    regret, sums = np.zeros(tree.action_mask.shape), np.zeros(tree.action_mask.shape)
-    for (p, key), node in table.items():
-        I = tree.infoset_index(p, key)
-        regret[I, :len(node.regret)], sums[I, :len(node.regret)] = node.regret, node.strategy_sum
+
+    table = run_textbook(name, game, seed, iterations, after_iteration=discount)
+    regret, sums = table_arrays(game.tree(), table)
     return regret, sums, table.nodes_touched
 
 
