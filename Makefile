@@ -83,7 +83,7 @@ test: venv
 # book builds or wheel builds (markers in pytest.ini).
 check: venv
 	$(BIN)/python -m pytest -n $(JOBS) -p no:cacheprovider tests --ignore=tests/browser \
-	  -m "not book and not wheel" --durations=5 $(ARGS)
+	  -m "not book and not wheel and not slow" --durations=5 $(ARGS)
 
 # The book publishes the committed outputs: after editing a notebook, execute it here, then
 # run make test (strict nbval checks that a fresh run reproduces every output).

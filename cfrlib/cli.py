@@ -22,14 +22,14 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+import numpy as np
 
 
 
 from . import __version__, games
 from .errors import CfrlibError, GameFormatError
 from .evaluation import best_response_value, expected_value
-from .game import CHANCE, TERMINAL, Game
-from .games.explicit import explicit_from_game
+from .game import CHANCE, Game
 from .games.formats import FORMATS, dumps, load, save
 from .solvers import SOLVERS, solver_class
 from .strategy import Strategy
@@ -140,23 +140,22 @@ def solution(game: Game, strategy: Strategy) -> dict[str, object]:
 
 # ------------------------------------------------------------------------------ info, convert
 def _info(args: argparse.Namespace) -> int:
-    original = _game(args, require_constant_sum=False)
-    game = explicit_from_game(original)
-    depth = [0] * game.num_nodes
-    for n in range(1, game.num_nodes):
-        depth[n] = depth[game.parents[n]] + 1
-    infosets = [{node.infoset for node in game.nodes if node.player == p} for p in (0, 1)]
+    game = _game(args, require_constant_sum=False)
+    # Game.tree: the compiled arrays, built also for a game file that breaks the constant-sum
+    # rule (ExplicitGame.tree refuses to hand those to a solver).
+    tree = Game.tree(game)
+    infosets = [tree.num_infosets_of(p) for p in (0, 1)]
+    not_constant_sum = getattr(game, "not_constant_sum", None)
     lines = [
-        f"game: {game.name}" + (f" = {original!r}" if repr(original) != f"{game.name}()"
-                                 and args.game in BUILT_IN else ""),
-        f"nodes: {game.num_nodes}",
-        f"terminals: {sum(node.player == TERMINAL for node in game.nodes)}",
-        f"chance nodes: {sum(node.player == CHANCE for node in game.nodes)}",
-        f"depth: {max(depth)}",
-        f"infosets: {len(infosets[0]) + len(infosets[1])} "
-        f"(player 0: {len(infosets[0])}, player 1: {len(infosets[1])})",
-        (f"constant-sum: no ({game.not_constant_sum})" if game.not_constant_sum else
-         f"constant-sum: yes, u0 + u1 = {game.constant_sum:g}"),
+        f"game: {tree.game_name}" + (f" = {game!r}" if repr(game) != f"{tree.game_name}()"
+                                     and args.game in BUILT_IN else ""),
+        f"nodes: {tree.num_nodes}",
+        f"terminals: {tree.num_terminals}",
+        f"chance nodes: {int(np.count_nonzero(tree.player == CHANCE))}",
+        f"depth: {tree.depth_max}",
+        f"infosets: {sum(infosets)} (player 0: {infosets[0]}, player 1: {infosets[1]})",
+        (f"constant-sum: no ({not_constant_sum})" if not_constant_sum else
+         f"constant-sum: yes, u0 + u1 = {tree.constant_sum:g}"),
     ]
     print("\n".join(lines))
     return 0

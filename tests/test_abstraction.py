@@ -61,6 +61,7 @@ def test_infoset_counts_on_six_ranks(leduc6, k, expected):
     assert abstract_game(leduc6, rank_buckets(leduc6, k)).tree().num_infosets == expected
 
 
+@pytest.mark.slow
 def test_coarser_abstractions_have_fewer_infosets(leduc6):
     counts = [abstract_game(leduc6, rank_buckets(leduc6, k)).tree().num_infosets for k in range(1, 7)]
     assert counts == sorted(counts) and len(set(counts)) == 6

@@ -25,7 +25,7 @@ def data():
     return json.loads(DATA.read_text())
 
 
-@pytest.mark.parametrize("key", ["kuhn", "leduc288"])
+@pytest.mark.parametrize("key", ["kuhn", pytest.param("leduc288", marks=pytest.mark.slow)])
 def test_study_reproduces_the_committed_data(data, key):
     settings = data["settings"]
     committed = data["games"][key]["logs"]

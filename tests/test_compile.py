@@ -52,7 +52,8 @@ def test_the_compiled_arrays_are_those_of_the_reference_compiler(game):
     same_arrays(compile_game(game), reference_compile(game))
 
 
-@pytest.mark.parametrize("game", [games.bluff(sides=4), games.bluff(sides=6), games.bluff(dice=(1, 2), sides=3),
+@pytest.mark.parametrize("game", [games.bluff(sides=4), pytest.param(games.bluff(sides=6), marks=pytest.mark.slow),
+                                  games.bluff(dice=(1, 2), sides=3),
                                   games.bluff(dice=(2, 1), sides=3), games.bluff(dice=(2, 2), sides=2)],
                          ids=lambda g: g.name)
 def test_bluffs_vectorized_table_is_the_walk_of_its_states(game):

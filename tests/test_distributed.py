@@ -22,6 +22,7 @@ def client():
             yield c
 
 
+@pytest.mark.slow
 def test_converges_on_kuhn_like_the_serial_solver(client):
     # 20 rounds of 1000 iterations = 20,000 iterations; the serial solver, same count, reaches
     # about 0.004 (seed 0); uniform random play is 0.4583 (Kuhn 1950, by hand).
@@ -44,6 +45,7 @@ def test_converges_on_kuhn_like_the_serial_solver(client):
         assert summed.exploitability() > 4 * log.exploitability[-1]
 
 
+@pytest.mark.slow
 def test_same_seed_same_strategy_bit_for_bit(client):
     def probs(seed):
         with DistributedExternalSampling(KUHN, client=client, iterations_per_round=300, seed=seed) as s:
@@ -54,6 +56,7 @@ def test_same_seed_same_strategy_bit_for_bit(client):
     assert not np.array_equal(first, other)
 
 
+@pytest.mark.slow
 def test_a_round_is_the_mean_of_the_shards_increments(client):
     # the driver's merge, redone here from the shards computed in this process
     solver = DistributedExternalSampling(KUHN, client=client, workers=2, iterations_per_round=101, seed=3)
@@ -67,6 +70,7 @@ def test_a_round_is_the_mean_of_the_shards_increments(client):
     solver.close()
 
 
+@pytest.mark.slow
 def test_one_shard_is_the_serial_solver(client):
     # one worker, one round: exactly the serial solver seeded with the shard's seed sequence
     solver = DistributedExternalSampling(KUHN, client=client, workers=1, iterations_per_round=500, seed=5)
@@ -81,6 +85,7 @@ def test_one_shard_is_the_serial_solver(client):
     solver.close()
 
 
+@pytest.mark.slow
 def test_a_client_passed_in_stays_open_and_the_workers_forget_the_run(client):
     with DistributedExternalSampling(KUHN, client=client, iterations_per_round=10) as solver:
         solver.iterate(1)
@@ -98,6 +103,7 @@ def _cached(token):
     return [k for k in _WORKER_SOLVERS if k[0] == token]
 
 
+@pytest.mark.slow
 def test_without_a_client_it_starts_and_closes_its_own_cluster():
     with DistributedExternalSampling(KUHN, workers=2, iterations_per_round=200) as solver:
         own = solver.client
@@ -127,6 +133,7 @@ def test_bad_arguments_give_clear_errors_before_any_cluster_starts(kwargs, messa
     assert str(err.value) == message
 
 
+@pytest.mark.slow
 def test_bad_round_counts(client):
     with DistributedExternalSampling(KUHN, client=client, iterations_per_round=2) as solver:
         with pytest.raises(SolverError, match="rounds must be a non-negative integer, got -1"):

@@ -92,6 +92,7 @@ def _data(e, mode):
     return json.loads(re.search(r'class="cfrlib-explorer-data">(.*?)</script>', page).group(1))
 
 
+@pytest.mark.slow
 def test_a_sampled_run_is_compared_at_its_own_grid_points():
     saved = _data(explorer(), "all")
     fresh = _data(explorer(), "sample")
@@ -107,6 +108,7 @@ def test_a_sampled_run_is_compared_at_its_own_grid_points():
     assert explorer_differences(missing, fresh) == ["grid point 0: no saved frame"]
 
 
+@pytest.mark.slow
 def test_a_one_pixel_difference_in_a_saved_frame_passes():
     saved, fresh = _data(explorer(), "all"), _data(explorer(), "sample")
     k = saved["frame_of"][fresh["frame_of"].index(0)]   # the saved frame of the first drawn point

@@ -85,6 +85,7 @@ def test_leduc_dcfr_and_linear_cfr_after_100_iterations(leduc):
     assert linear == pytest.approx(0.0345, rel=1e-3)           # published
 
 
+@pytest.mark.slow
 def test_leduc_ranking_of_seed_001_after_1000_iterations(leduc):
     """DCFR alt. < CFR+ quadratic < CFR+ < DCFR simultaneous < CFR alt. < CFR simultaneous."""
     final = {name: exploitability_after(solver, 1000)[0] for name, solver in {

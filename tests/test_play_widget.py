@@ -1,7 +1,7 @@
 """The play widget's export (cfrlib.play_widget): the tables the page reads are the game and the
 strategy, checked against the state API and against the textbook evaluation; bad input is refused.
 
-The page's script itself runs in tests/browser/test_play_widget.py."""
+The page's script itself runs in tests/browser/test_play_widget_page.py."""
 
 import json
 

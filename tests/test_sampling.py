@@ -468,6 +468,7 @@ def test_table_strategy_lookups():
     assert strategy != cfrlib.uniform_strategy(KUHN) and cfrlib.uniform_strategy(KUHN) != strategy
 
 
+@pytest.mark.slow
 def test_external_sampling_regrets_are_unbiased_on_leduc():
     """Chapter 6 shows external sampling's regret estimates at six Leduc infosets from 3,000
     traversals, one of them 3.3 standard errors off; this is the same check with 40,000, over every

@@ -99,7 +99,8 @@ def test_leduc_second_round_subgames(leduc_parts):
         "? ? raise call", "? ? raise raise call"]
 
 
-@pytest.mark.parametrize("iterations", [10, 30, 100])
+@pytest.mark.parametrize("iterations", [pytest.param(10, marks=pytest.mark.slow), 30,
+                                        pytest.param(100, marks=pytest.mark.slow)])
 def test_leduc_safe_methods_never_raise_a_best_response(leduc_parts, iterations):
     game, parts = leduc_parts
     blueprint = cfrlib.CFRPlus(game).iterate(iterations).average_strategy()
@@ -115,6 +116,7 @@ def test_leduc_safe_methods_never_raise_a_best_response(leduc_parts, iterations)
     assert found["reach"] <= found["resolve"] + 1e-8
 
 
+@pytest.mark.slow
 def test_leduc_resolving_an_equilibrium_keeps_it_one(leduc_parts):
     game, parts = leduc_parts
     equilibrium = cfrlib.solve_lp(game).strategy
@@ -173,6 +175,7 @@ def test_bad_input():
         SubgameSolver(game, blueprint, subgames(game, PLAY) * 2)
 
 
+@pytest.mark.slow
 def test_a_short_rerun_agrees_with_the_recorded_study():
     """benchmarks/subgame_study.py's data: the first blueprints again, and the guarantees on every row."""
     recorded = load_json("subgame_study")["games"]["leduc"]

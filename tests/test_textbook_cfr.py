@@ -36,7 +36,7 @@ def as_array(game, mapping):
     return Strategy.from_dict(game, mapping, missing="uniform").probs
 
 
-@pytest.fixture(scope="module", params=list(GAMES))
+@pytest.fixture(scope="module", params=["kuhn", pytest.param("leduc", marks=pytest.mark.slow)])
 def game(request):
     return GAMES[request.param]()
 
