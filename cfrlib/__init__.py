@@ -25,7 +25,7 @@ from .solvers import (CFR, DCFR, CFRPlus, ChanceSamplingCFR, ConvergenceLog,
                       PredictiveCFRPlus, PublicChanceSamplingCFR, Solver)
 from .solvers import (Hedge, HedgeCFR, PredictiveRegretMatchingPlus, RegretMatching,
                       RegretMatchingPlus, RegretMinimizer)
-from .solvers import (HSDCFR, AsymmetricPredictiveRegretMatchingPlus, DCFRPlus, HSPCFRPlus, PDCFRPlus,
+from .solvers import (HSDCFR, APCFRPlus, AsymmetricPredictiveRegretMatchingPlus, DCFRPlus, HSPCFRPlus, PDCFRPlus,
                       RTCFRPlus, SAPCFRPlus, ScheduledRegretMatching)
 from .strategy import Strategy, uniform_strategy
 
@@ -56,7 +56,7 @@ __all__ = [
     "PredictiveCFRPlus", "ChanceSamplingCFR", "ExternalSamplingMCCFR", "OutcomeSamplingMCCFR",
     "PublicChanceSamplingCFR", "HedgeCFR", "RegretMinimizer", "RegretMatching", "RegretMatchingPlus",
     "PredictiveRegretMatchingPlus", "Hedge",
-    "DCFRPlus", "PDCFRPlus", "SAPCFRPlus", "HSDCFR", "HSPCFRPlus", "RTCFRPlus",
+    "DCFRPlus", "PDCFRPlus", "SAPCFRPlus", "APCFRPlus", "HSDCFR", "HSPCFRPlus", "RTCFRPlus",
     "AsymmetricPredictiveRegretMatchingPlus", "ScheduledRegretMatching",
     "run_regret_matching", "RegretMatchingRun", "play_games", "head_to_head",
     "CfrlibError", "GameError", "ChanceProbabilityError", "NotZeroSumError",

@@ -27,7 +27,7 @@ from .errors import GameError, SolverError
 from .game import Game
 from .plotting import variant_style
 from .solvers.base import ConvergenceLog, Solver
-from .solvers.fullwidth import (CFR, DCFR, HSDCFR, CFRPlus, DCFRPlus, FullWidthCFR, HSPCFRPlus, LinearCFR, PDCFRPlus,
+from .solvers.fullwidth import (CFR, DCFR, HSDCFR, APCFRPlus, CFRPlus, DCFRPlus, FullWidthCFR, HSPCFRPlus, LinearCFR, PDCFRPlus,
                                 PredictiveCFRPlus, RTCFRPlus, SAPCFRPlus)
 from .solvers.sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
 from .solvers.sampling.common import SamplingSolver
@@ -73,6 +73,7 @@ FRONTIER_VARIANTS: dict[str, Callable[[Game, int], Solver]] = {
     "DCFR+": lambda game, seed: DCFRPlus(game),
     "PDCFR+": lambda game, seed: PDCFRPlus(game),
     "SAPCFR+": lambda game, seed: SAPCFRPlus(game),
+    "APCFR+": lambda game, seed: APCFRPlus(game),
     "HS-DCFR": lambda game, seed: HSDCFR(game),
     "HS-PCFR+": lambda game, seed: HSPCFRPlus(game),
     "RTCFR+": lambda game, seed: RTCFRPlus(game),

@@ -64,6 +64,7 @@ VARIANT_STYLES: dict[str, PlotStyle] = {
     "DCFR+": {"color": OKABE_ITO["vermillion"], "ls": "-.", "marker": "h"},
     "PDCFR+": {"color": OKABE_ITO["sky blue"], "ls": "-", "marker": "p"},
     "SAPCFR+": {"color": OKABE_ITO["sky blue"], "ls": ":", "marker": "d", "mfc": "white"},
+    "APCFR+": {"color": OKABE_ITO["sky blue"], "ls": "-.", "marker": "2"},
     "HS-DCFR": {"color": OKABE_ITO["vermillion"], "ls": ":", "marker": "H", "mfc": "white"},
     "HS-PCFR+": {"color": OKABE_ITO["sky blue"], "ls": "--", "marker": "8"},
     "RTCFR+": {"color": OKABE_ITO["black"], "ls": "-", "marker": "1"},

@@ -1,4 +1,4 @@
-"""The frontier presets (DCFR+, PDCFR+, SAPCFR+, HS-DCFR, HS-PCFR+, RTCFR+) against a short
+"""The frontier presets (DCFR+, PDCFR+, SAPCFR+, APCFR+, HS-DCFR, HS-PCFR+, RTCFR+) against a short
 recursion written the way their papers and their authors' code state them, their convergence,
 RTCFR+'s last iterate, save/load and bad parameters.
 
@@ -17,7 +17,7 @@ import pytest
 import cfrlib
 from cfrlib import comparison
 from cfrlib.errors import SolverError
-from cfrlib.solvers import (HSDCFR, DCFRPlus, HSPCFRPlus, PDCFRPlus, RTCFRPlus, SAPCFRPlus, Solver,
+from cfrlib.solvers import (HSDCFR, APCFRPlus, DCFRPlus, HSPCFRPlus, PDCFRPlus, RTCFRPlus, SAPCFRPlus, Solver,
                             solver_class)
 
 
@@ -131,17 +131,45 @@ class Reference:
                 decay = ((t - 1) / t) ** self.rule.gamma(t)
                 for a in self.S[key]:
                     self.S[key][a] = self.S[key][a] * decay + own * self.played[key][a]
-                self.R[key] = {a: self.rule.regret(self.R[key][a], self.r[key][a], t) for a in self.R[key]}
-                self.sigma[key] = self.rule.play(self.R[key], self.r[key], t)
+                self._step(key, t)
                 eps = self.eps / 2 ** (t // self.interval) if self.interval else 0.0
                 p = self.sigma[key]
                 mixed = {a: (1 - eps * len(p)) * p[a] + eps for a in p}
                 total = sum(mixed.values())
                 self.played[key] = {a: m / total for a, m in mixed.items()}
 
+    def _step(self, key, t):
+        """``R^t`` and ``sigma^{t+1}`` at infoset ``key`` from ``r^t``."""
+        self.R[key] = {a: self.rule.regret(self.R[key][a], self.r[key][a], t) for a in self.R[key]}
+        self.sigma[key] = self.rule.play(self.R[key], self.r[key], t)
+
     def average(self, key):
         total = sum(self.S[key].values())
         return {a: s / total for a, s in self.S[key].items()}
+
+
+class AdaptiveReference(Reference):
+    """APCFR+ in the indices of Meng et al. (AAAI 2026), sec. 4.1 and eq. (3): at iteration ``t``
+    the strategy is ``[R^t + r^{t-1} / (1 + alpha^t)]^+`` normalised, then ``R^{t+1} = [R^t + r^t]^+``,
+    with ``alpha^t = min(sqrt(sum_{tau<t} ||r^tau - r^{tau-1}||^2 / sum_{tau<t} ||R^{tau+1} - R^tau||^2), 5)``,
+    ``R^1 = r^0 = 0``; quadratic average, alternating updates (sec. 5)."""
+
+    def __init__(self, game, alpha_max=5.0):
+        super().__init__(game, Rule(None, None, lambda t: 2.0))
+        self.alpha_max = alpha_max
+        self.error = {k: 0.0 for k in self.R}    # sum_tau ||r^tau - r^{tau-1}||^2
+        self.moved = {k: 0.0 for k in self.R}    # sum_tau ||R^{tau+1} - R^tau||^2
+        self.previous = {k: {a: 0.0 for a in s} for k, s in self.R.items()}  # r^{t-1}
+
+    def _step(self, key, t):
+        R, r, r_before = self.R[key], self.r[key], self.previous[key]
+        R_next = {a: max(R[a] + r[a], 0.0) for a in R}                        # R^{t+1}
+        self.error[key] += sum((r[a] - r_before[a]) ** 2 for a in R)
+        self.moved[key] += sum((R_next[a] - R[a]) ** 2 for a in R)
+        moved, error = self.moved[key], self.error[key]
+        alpha = min(math.sqrt(error / moved), self.alpha_max) if moved > 0 else self.alpha_max  # alpha^{t+1}
+        self.R[key], self.previous[key] = R_next, dict(r)
+        self.sigma[key] = rm({a: R_next[a] + r[a] / (1.0 + alpha) for a in R})
 
 
 RTCFR_RULE = Rule(lambda R, r, t: max(R + r, 0.0), lambda R, r, t: rm(R), lambda t: 0.0)
@@ -150,6 +178,8 @@ RT = dict(mu=0.05, eps=1e-3, interval=7)
 
 
 def reference_for(klass, game):
+    if klass is APCFRPlus:
+        return AdaptiveReference(game), APCFRPlus(game)
     if klass is RTCFRPlus:
         return Reference(game, RTCFR_RULE, **RT), RTCFRPlus(game, mu=RT["mu"], perturbation=RT["eps"],
                                                             interval=RT["interval"])
@@ -165,7 +195,7 @@ def agree(solver, reference, tol):
             assert average[key][a] == pytest.approx(p, abs=tol), (solver.name, reference.t, key, a)
 
 
-@pytest.mark.parametrize("klass", [DCFRPlus, PDCFRPlus, SAPCFRPlus, HSDCFR, HSPCFRPlus, RTCFRPlus])
+@pytest.mark.parametrize("klass", [DCFRPlus, PDCFRPlus, SAPCFRPlus, APCFRPlus, HSDCFR, HSPCFRPlus, RTCFRPlus])
 def test_preset_agrees_with_the_papers_recursion_on_kuhn_every_iteration(kuhn, klass):
     reference, solver = reference_for(klass, kuhn)
     for _ in range(30):
@@ -174,7 +204,7 @@ def test_preset_agrees_with_the_papers_recursion_on_kuhn_every_iteration(kuhn, k
         agree(solver, reference, 1e-12)
 
 
-@pytest.mark.parametrize("klass", [PDCFRPlus, HSDCFR, RTCFRPlus])
+@pytest.mark.parametrize("klass", [PDCFRPlus, APCFRPlus, HSDCFR, RTCFRPlus])
 def test_preset_agrees_with_the_papers_recursion_on_leduc(leduc, klass):
     reference, solver = reference_for(klass, leduc)
     for _ in range(3):
@@ -197,6 +227,7 @@ def test_dcfr_plus_and_pdcfr_plus_are_members_of_the_discounted_family(kuhn):
 @pytest.mark.parametrize("klass, bound", [(DCFRPlus, 2e-4),     # 1.18e-4
                                           (PDCFRPlus, 1e-10),   # 1.1e-13
                                           (SAPCFRPlus, 1e-6),   # 1.1e-8
+                                          (APCFRPlus, 1e-6),    # 1.1e-8
                                           (HSDCFR, 6e-4),       # 3.6e-4
                                           (HSPCFRPlus, 1e-12)])  # 1.5e-16
 def test_average_converges_on_kuhn(kuhn, klass, bound):
@@ -213,6 +244,17 @@ def test_predictive_variants_trail_cfr_plus_on_leduc(leduc):
     assert pdcfr.exploitability() == pytest.approx(9.0e-4, rel=0.05)
     assert pcfr.exploitability() == pytest.approx(7.1e-4, rel=0.05)
     assert plus.exploitability() < pcfr.exploitability() < pdcfr.exploitability()
+
+
+def test_asymmetric_steps_recover_leduc(leduc):
+    """Meng et al. (AAAI 2026, sec. 5): on Leduc both asymmetric variants beat PCFR+, and the
+    adaptive APCFR+ beats the fixed SAPCFR+. After 1000 iterations here: APCFR+ 1.78e-4, SAPCFR+
+    1.95e-4, CFR+ 2.4e-4, PCFR+ 7.1e-4; APCFR+'s learned alpha_I lies in [0, 5] and moves."""
+    ap, sap, pcfr = (klass(leduc).iterate(1000) for klass in (APCFRPlus, SAPCFRPlus, cfrlib.PredictiveCFRPlus))
+    assert ap.exploitability() == pytest.approx(1.78e-4, rel=0.05)
+    assert ap.exploitability() < sap.exploitability() < pcfr.exploitability() / 3
+    alpha = np.concatenate([ap.asymmetry(0), ap.asymmetry(1)])
+    assert alpha.min() >= 0.0 and alpha.max() <= 5.0 and np.ptp(alpha) > 1.0
 
 
 def test_rtcfr_plus_current_strategy_converges_where_cfr_plus_current_does_not(kuhn):
@@ -242,7 +284,7 @@ def test_published_ddcfr_baselines_are_exploitability_in_chips(kuhn):
 
 
 # ----------------------------------------------------------------------------- plumbing
-@pytest.mark.parametrize("name", ["dcfr+", "pdcfr+", "sapcfr+", "hs-dcfr", "hs-pcfr+", "rtcfr+"])
+@pytest.mark.parametrize("name", ["dcfr+", "pdcfr+", "sapcfr+", "apcfr+", "hs-dcfr", "hs-pcfr+", "rtcfr+"])
 def test_saved_and_loaded_run_goes_on_as_if_never_stopped(kuhn, tmp_path, name):
     klass = solver_class(name)
     whole = klass(kuhn).iterate(120)
@@ -265,6 +307,9 @@ def test_frontier_variants_are_in_the_comparison_study(kuhn):
     (lambda g: PDCFRPlus(g, gamma=math.nan), "gamma"),
     (lambda g: SAPCFRPlus(g, prediction_weight=1.5), "prediction_weight"),
     (lambda g: SAPCFRPlus(g, prediction_weight=0.0), "prediction_weight"),
+    (lambda g: APCFRPlus(g, alpha_max=-1.0), "alpha_max"),
+    (lambda g: APCFRPlus(g, alpha_max=math.inf), "alpha_max"),
+    (lambda g: APCFRPlus(g, averaging="cubic"), "averaging"),
     (lambda g: HSPCFRPlus(g, horizon=0), "horizon"),
     (lambda g: HSDCFR(g, horizon=2.5), "horizon"),
     (lambda g: HSPCFRPlus(g, gamma_start=2.0), "gamma_start"),

@@ -2,7 +2,7 @@
 (:mod:`cfrlib.solvers.fullwidth`) and the sampling family (:mod:`cfrlib.solvers.sampling`)."""
 
 from .base import SOLVERS, ConvergenceLog, Solver, solver_class
-from .fullwidth import (CFR, DCFR, HSDCFR, CFRPlus, DCFRPlus, FullWidthCFR, HedgeCFR, HSPCFRPlus, LinearCFR,
+from .fullwidth import (CFR, DCFR, HSDCFR, APCFRPlus, CFRPlus, DCFRPlus, FullWidthCFR, HedgeCFR, HSPCFRPlus, LinearCFR,
                         PDCFRPlus, PredictiveCFRPlus, RTCFRPlus, SAPCFRPlus)
 from .regret_minimizers import (AsymmetricPredictiveRegretMatchingPlus, Hedge, PredictiveRegretMatchingPlus,
                                 RegretMatching, RegretMatchingPlus, RegretMinimizer, ScheduledRegretMatching)
@@ -12,4 +12,4 @@ __all__ = ["SOLVERS", "solver_class", "ConvergenceLog", "Solver", "FullWidthCFR"
            "PredictiveCFRPlus", "ChanceSamplingCFR", "ExternalSamplingMCCFR",
            "OutcomeSamplingMCCFR", "PublicChanceSamplingCFR", "HedgeCFR", "RegretMinimizer", "RegretMatching",
            "RegretMatchingPlus", "PredictiveRegretMatchingPlus", "Hedge", "DCFRPlus", "PDCFRPlus", "SAPCFRPlus",
-           "HSDCFR", "HSPCFRPlus", "RTCFRPlus", "AsymmetricPredictiveRegretMatchingPlus", "ScheduledRegretMatching"]
+           "HSDCFR", "HSPCFRPlus", "RTCFRPlus", "APCFRPlus", "AsymmetricPredictiveRegretMatchingPlus", "ScheduledRegretMatching"]

@@ -1,5 +1,5 @@
 """The full-width CFR family as one engine on the compiled tree: CFR, CFR+, Linear CFR, DCFR, PCFR+, Hedge-CFR
-and the frontier (DCFR+, PDCFR+, SAPCFR+, HS-DCFR, HS-PCFR+, RTCFR+).
+and the frontier (DCFR+, PDCFR+, SAPCFR+, APCFR+, HS-DCFR, HS-PCFR+, RTCFR+).
 
 Every variant runs the same iteration. For the updating player ``i`` and the current strategy
 ``sigma^t``, on each player's block of sequences (:mod:`cfrlib.sequence_form`, the numbering and
@@ -40,7 +40,7 @@ PDCFR+ (Xu et al. 2024)            2.3    -inf   5         yes
 =================================  =====  =====  ========  ==========
 
 The frontier adds rules the table cannot hold: SAPCFR+ (a shorter step ``eta`` for the
-prediction), HS-DCFR and HS-PCFR+ (``alpha``, ``beta`` and the average's discount change with
+prediction), APCFR+ (that step learned per infoset), HS-DCFR and HS-PCFR+ (``alpha``, ``beta`` and the average's discount change with
 ``t``: ``_average_decay``) and RTCFR+ (a regularized game: ``_sequence_values``), each a few
 lines at the end of this module.
 
@@ -755,3 +755,62 @@ class RTCFRPlus(FullWidthCFR):
         self._set_reference([b.rows_of(arrays["reference"].astype(float)) for b in self._form.players])
         self._unperturbed = [self.regret_minimizer.strategy(R, R, self.iterations, b.mask)
                              for R, b in zip(self._regret, self._form.players)]
+
+
+@register("apcfr+")
+class APCFRPlus(FullWidthCFR):
+    """APCFR+ (Meng et al., AAAI 2026, sec. 4.1): SAPCFR+ whose prediction step ``eta_I = 1 / (1 + alpha_I)``
+    is learned at every infoset from the run so far, the paper's eq. (3):
+
+    ``alpha_I = min(sqrt(sum_tau ||r^tau(I) - r^{tau-1}(I)||^2 / sum_tau ||R^tau(I) - R^{tau-1}(I)||^2), alpha_max)``
+
+    over ``tau = 1 .. t`` (``r^0 = R^0 = 0``; ``alpha_max`` where no regret has moved yet), then
+    ``R^t = [R^{t-1} + r^t]^+`` and ``sigma^{t+1} ∝ [R^t + eta_I r^t]^+``. The paper's ``alpha_max = 5``,
+    alternating updates and the quadratic average of its experiments (sec. 5)."""
+
+    name = "APCFR+"
+    _param_names = ("alpha_max", "averaging", "count_pruned")
+
+    def __init__(self, game: Game, alpha_max: float = 5.0, averaging: str = "quadratic", *,
+                 count_pruned: bool = False) -> None:
+        self.alpha_max = _check_exponent("alpha_max", alpha_max, 0.0, math.inf, ())
+        super().__init__(game, math.inf, -math.inf, _averaging_power(averaging), count_pruned=count_pruned)
+        self.averaging = averaging
+        blocks = self._form.players
+        self._last_regret = [np.zeros((b.num_rows, b.width)) for b in blocks]  # r^{t-1}
+        self._prediction_error = [np.zeros(b.num_rows) for b in blocks]      # sum ||r^tau - r^{tau-1}||^2
+        self._regret_change = [np.zeros(b.num_rows) for b in blocks]         # sum ||R^tau - R^{tau-1}||^2
+
+    def asymmetry(self, i: int) -> NDArray[np.float64]:
+        """``alpha_I`` of eq. (3) at each of player ``i``'s infosets, from the sums so far."""
+        error, change = self._prediction_error[i], self._regret_change[i]
+        ratio = np.divide(error, change, out=np.full_like(error, np.inf), where=change > 0.0)
+        return np.minimum(np.sqrt(ratio), self.alpha_max)
+
+    def _update(self, i: int, regret: NDArray[np.float64], t: int) -> None:
+        """RM+ on ``r^t``, the two sums of eq. (3), then regret matching on ``R^t + r^t / (1 + alpha_I)``."""
+        R, rule = self._regret[i], self.regret_minimizer
+        before = R.copy()
+        rule.update(R, regret, t)
+        self._regret_change[i] += np.square(R - before).sum(axis=1)
+        self._prediction_error[i] += np.square(regret - self._last_regret[i]).sum(axis=1)
+        self._last_regret[i] = regret
+        step = 1.0 / (1.0 + self.asymmetry(i))
+        self._sigma[i] = rule.strategy(R + step[:, None] * regret, regret, t, self._form.players[i].mask)
+        self._reach_is_current[i] = False
+
+    def _arrays(self) -> dict[str, NDArray[Any]]:
+        sums = np.zeros((2, self.tree.num_infosets))
+        for block, error, change in zip(self._form.players, self._prediction_error, self._regret_change):
+            sums[:, block.rows] = error, change
+        return {**super()._arrays(), "last_regret": self._to_tree(self._last_regret), "asymmetry_sums": sums}
+
+    def _restore(self, arrays: dict[str, NDArray[Any]]) -> None:
+        super()._restore(arrays)
+        shapes = {"last_regret": self.tree.action_mask.shape, "asymmetry_sums": (2, self.tree.num_infosets)}
+        for name, shape in shapes.items():
+            if name not in arrays or arrays[name].shape != shape:
+                raise SolverError(f"saved state {name!r} of APCFR+ is missing or does not have shape {shape}")
+        for p, block in enumerate(self._form.players):
+            self._last_regret[p] = block.rows_of(arrays["last_regret"].astype(float))
+            self._prediction_error[p], self._regret_change[p] = arrays["asymmetry_sums"][:, block.rows].astype(float)
