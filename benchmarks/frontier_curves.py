@@ -2,7 +2,8 @@
 current strategy against iterations and seconds on Kuhn, Leduc and Bluff 1x1 with 3, 4 and 6
 sides (the data of chapter 12, "The frontier").
 
-Run from the repository root: ``python benchmarks/frontier_curves.py [--quick]``. Every variant
+Run from the repository root: ``python benchmarks/frontier_curves.py [--quick] [--only NAME ...]``
+(``--only`` re-runs the named variants and keeps the other recorded curves). Every variant
 runs ``ITERATIONS`` iterations per game (the schedules of HS-DCFR and HS-PCFR+ are planned for
 exactly that many), evaluated at the iteration counts of ``cfrlib.comparison.schedule``; the
 seconds are the solver's own (evaluations not counted) and are the only column that changes from
@@ -48,10 +49,15 @@ def curve(solver: cfrlib.Solver, iterations: int) -> dict[str, list[float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="Kuhn and Leduc only (a smoke test)")
+    parser.add_argument("--only", nargs="+", choices=VARIANTS, metavar="NAME",
+                        help="re-run these variants only, keeping the others' recorded curves")
     args = parser.parse_args()
-    data = {"iterations": ITERATIONS, "variants": list(VARIANTS), "games": {},
-            "machine": {"python": platform.python_version(), "numpy": np.__version__,
-                        "cores": os.cpu_count(), "load_average": os.getloadavg()}}
+    machine = {"python": platform.python_version(), "numpy": np.__version__, "cores": os.cpu_count(),
+               "load_average": os.getloadavg()}
+    data = {"iterations": ITERATIONS, "variants": list(VARIANTS), "games": {}, "machine": machine}
+    recorded = json.loads(OUT.read_text()) if args.only else None
+    if recorded is not None:
+        data["machine"] = {**recorded["machine"], "only": args.only, "only_machine": machine}
     for key, make_game in GAMES.items():
         if args.quick and key.startswith("bluff"):
             continue
@@ -59,6 +65,9 @@ def main() -> None:
         cfrlib.CFRPlus(game).iterate(1).exploitability()  # compile and warm up before any timing
         data["games"][key] = {}
         for name in VARIANTS:
+            if recorded is not None and name not in args.only:
+                data["games"][key][name] = recorded["games"][key][name]
+                continue
             run = curve(comparison.make_solver(name, game), ITERATIONS)
             data["games"][key][name] = run
             print(f"{key:10} {name:10} {run['seconds'][-1]:7.2f} s  average {run['average'][-1]:.3g}  "

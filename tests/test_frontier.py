@@ -283,6 +283,19 @@ def test_published_ddcfr_baselines_are_exploitability_in_chips(kuhn):
     assert cfrlib.CFRPlus(kuhn).iterate(1000).exploitability() == pytest.approx(8.736532e-5, rel=1e-5)
 
 
+@pytest.mark.slow
+def test_published_ddcfr_baselines_on_liars_dice_are_bluff_1x1():
+    """DDCFR's LiarsDice3 (OpenSpiel ``liars_dice``, one 3-sided die each) is the book's Bluff 1x1
+    with 3 sides: the same 2 x 1147 nodes touched an iteration, and after 1000 iterations its
+    results/CFRPlus/LiarsDice3/data.csv 4.842476e-6 and results/DCFR/LiarsDice3/data.csv 3.952371e-8
+    (github.com/rpSebastian/DDCFR @ 0e4de9b)."""
+    bluff = cfrlib.games.bluff(sides=3)
+    plus, dcfr = cfrlib.CFRPlus(bluff).iterate(1000), cfrlib.DCFR(bluff).iterate(1000)
+    assert plus.nodes_touched == dcfr.nodes_touched == 2294000
+    assert plus.exploitability() == pytest.approx(4.842476e-6, rel=1e-6)
+    assert dcfr.exploitability() == pytest.approx(3.952371e-8, rel=1e-6)
+
+
 # ----------------------------------------------------------------------------- plumbing
 @pytest.mark.parametrize("name", ["dcfr+", "pdcfr+", "sapcfr+", "apcfr+", "hs-dcfr", "hs-pcfr+", "rtcfr+"])
 def test_saved_and_loaded_run_goes_on_as_if_never_stopped(kuhn, tmp_path, name):

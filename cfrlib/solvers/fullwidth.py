@@ -592,8 +592,11 @@ class HedgeCFR(FullWidthCFR):
 @register("dcfr+")
 class DCFRPlus(FullWidthCFR):
     """DCFR+ (Xu et al., IJCAI 2024): RM+ whose regrets are discounted like DCFR's positive ones,
-    ``R^t = [R^{t-1} (t-1)^alpha / ((t-1)^alpha + 1) + r^t]^+``, average weighted by ``t^gamma``;
-    the paper's defaults ``alpha = 1.5``, ``gamma = 4``. A member of the family:
+    ``R^t = [R^{t-1} (t-1)^alpha / ((t-1)^alpha + 1) + r^t]^+``, average weighted by ``t^gamma``,
+    alternating updates; defaults ``alpha = 1.5``, ``gamma = 4`` (sec. 5 of the paper; the authors'
+    github.com/rpSebastian/PDCFRPlus @ d810895, ``pdcfrplus/cfr/dcfr_plus.py`` and README). That
+    code discounts by ``(t-1)^alpha / ((t-1)^alpha + 1.5)``; cfrlib keeps the paper's ``+ 1``
+    (chapter 12's exercise compares the two). A member of the family:
     ``FullWidthCFR(alpha, -inf, gamma)`` (the discount applied after iteration ``t - 1`` instead of
     before iteration ``t``, which regret matching cannot tell apart)."""
 
@@ -607,8 +610,12 @@ class DCFRPlus(FullWidthCFR):
 @register("pdcfr+")
 class PDCFRPlus(FullWidthCFR):
     """PDCFR+ (Xu et al., IJCAI 2024): DCFR+'s discounted RM+ regrets, next strategy by regret
-    matching on the discounted ``R^t`` plus the prediction ``r^t``; the paper's defaults
-    ``alpha = 2.3``, ``gamma = 5``: ``FullWidthCFR(alpha, -inf, gamma, predictive=True)``."""
+    matching on ``[R^t t^alpha / (t^alpha + 1) + r^t]^+`` (the discounted ``R^t`` plus the prediction
+    ``r^t``), average weighted by ``t^gamma``, alternating updates; defaults ``alpha = 2.3``,
+    ``gamma = 5``. Checked line by line against the authors' code (github.com/rpSebastian/PDCFRPlus
+    @ d810895, ``pdcfrplus/cfr/pdcfr_plus.py``, ``cfr.py``: the same discounts, prediction,
+    average ``S^t = S^{t-1} ((t-1)/t)^gamma + x^t`` and alternation):
+    ``FullWidthCFR(alpha, -inf, gamma, predictive=True)``."""
 
     name = "PDCFR+"
     _param_names = ("alpha", "gamma", "count_pruned")
@@ -619,9 +626,10 @@ class PDCFRPlus(FullWidthCFR):
 
 @register("sapcfr+")
 class SAPCFRPlus(FullWidthCFR):
-    """SAPCFR+ (Meng et al., AAAI 2026): PCFR+ with the prediction's step shortened to
-    ``eta = 1/3`` (:class:`~cfrlib.solvers.regret_minimizers.AsymmetricPredictiveRegretMatchingPlus`),
-    quadratic average as PCFR+."""
+    """SAPCFR+ (Meng et al., AAAI 2026, sec. 4.2): PCFR+ with the prediction's step shortened to
+    ``eta = 1 / (1 + alpha) = 1/3`` (the paper's fixed ``alpha = 2``;
+    :class:`~cfrlib.solvers.regret_minimizers.AsymmetricPredictiveRegretMatchingPlus`), alternating
+    updates and the quadratic average of the paper's experiments (sec. 5)."""
 
     name = "SAPCFR+"
     _param_names = ("prediction_weight", "averaging", "count_pruned")
@@ -656,7 +664,9 @@ class _ScheduledAverage(FullWidthCFR):
 @register("hs-pcfr+")
 class HSPCFRPlus(_ScheduledAverage):
     """HS-PCFR+(30) (Zhang, McAleer and Sandholm 2024): PCFR+ whose average forgets early
-    iterations by the schedule of :class:`_ScheduledAverage`, from ``gamma = 30`` down to 25."""
+    iterations by the schedule of :class:`_ScheduledAverage`, from ``gamma = 30`` down to 25; only
+    ``gamma`` is scheduled, PCFR+ having no ``alpha`` or ``beta`` (the paper's sec. 3.2 as quoted by
+    two independent implementations; the paper's own text could not be read here)."""
 
     name = "HS-PCFR+"
 
@@ -683,8 +693,11 @@ class HSDCFR(_ScheduledAverage):
 @register("rtcfr+")
 class RTCFRPlus(FullWidthCFR):
     """RTCFR+ (Meng et al., NeurIPS 2025), a last-iterate method: CFR+ on a regularized game whose
-    equilibrium moves towards the real one, with the authors' defaults ``mu = 1e-3``,
-    ``perturbation = 1e-10``, ``interval = 100``.
+    equilibrium moves towards the real one, with the paper's defaults (sec. 5 and Algorithm 1;
+    the authors' github.com/menglinjian/NeurIPS-2025-RTCFR @ 695cf47, ``main.py``) ``mu = 1e-3``,
+    ``perturbation = 1e-10`` (the paper's gamma), ``interval = 100`` (its ``T_u``), alternating
+    updates. (The paper's Table 1 also lists per-game tuned values, e.g. Kuhn ``mu = 0.1``,
+    ``interval = 10``.)
 
     Player ``i`` earns ``-mu (x_i[(I, a)] - r_i[(I, a)])`` more at each sequence (the gradient of
     ``-mu/2 ||x_i - r_i||^2`` in the sequence form, ``r`` a reference realization plan), so

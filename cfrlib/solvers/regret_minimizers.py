@@ -16,7 +16,9 @@ masked):
 CFR, CFR+, Linear CFR, DCFR and PCFR+ are :class:`RegretMatching` with different discounts, and
 :class:`Hedge` gives Hedge-CFR; so are the frontier's DCFR+ and PDCFR+ (fixed discounts),
 :class:`ScheduledRegretMatching` (HS-DCFR: discounts that change with ``t``) and
-:class:`AsymmetricPredictiveRegretMatchingPlus` (SAPCFR+: a shorter step for the prediction).
+:class:`AsymmetricPredictiveRegretMatchingPlus` (SAPCFR+: a shorter step for the prediction;
+APCFR+, which learns that step per infoset, keeps its sums in the solver,
+:class:`~cfrlib.solvers.fullwidth.APCFRPlus`).
 """
 
 from __future__ import annotations
@@ -160,10 +162,11 @@ class PredictiveRegretMatchingPlus(RegretMatching):
 
 
 class AsymmetricPredictiveRegretMatchingPlus(RegretMatching):
-    """SAPCFR+'s rule (Meng et al., AAAI 2026, "Faster game solving via asymmetry of step sizes"):
-    the RM+ state ``R^t = [R^{t-1} + r^t]^+`` as in PCFR+, the strategy by regret matching on
-    ``R^t + eta r^t`` with a fixed ``eta`` in ``(0, 1]`` (the prediction's step shorter than the
-    regret's; ``eta = 1`` is PCFR+). Default ``eta = 1/3``."""
+    """SAPCFR+'s rule (Meng et al., AAAI 2026, "Faster game solving via asymmetry of step sizes",
+    sec. 4.2): the RM+ state ``R^t = [R^{t-1} + r^t]^+`` as in PCFR+, the strategy by regret matching
+    on ``R^t + eta r^t`` with a fixed ``eta = 1 / (1 + alpha)`` in ``(0, 1]`` (the prediction's step
+    shorter than the regret's; ``eta = 1`` is PCFR+). Default ``eta = 1/3``, the paper's ``alpha = 2``
+    (the value that minimizes its worst-case bound ``sum_t 4E / (1 + alpha) + alpha E``)."""
 
     name = "asymmetric predictive RM+"
 
@@ -192,7 +195,9 @@ class ScheduledRegretMatching(RegretMatching):
     """HS-DCFR's regret rule (Zhang, McAleer and Sandholm 2024, "Faster game solving via
     hyperparameter schedules"): DCFR's discounts with exponents that move linearly over a run of
     ``T = horizon`` iterations, ``alpha_t = 1 + 3 p`` and ``beta_t = -1 - 2 p`` at ``p = min(t, T) / T``
-    (negative regrets forgotten faster and faster, positive ones kept longer and longer)."""
+    (negative regrets forgotten faster and faster, positive ones kept longer and longer). The
+    schedules are the paper's eq. (4) as two independent implementations transcribe it; its text
+    could not be read here."""
 
     name = "scheduled regret matching"
 
