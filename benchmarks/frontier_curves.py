@@ -60,6 +60,8 @@ def main() -> None:
         data["machine"] = {**recorded["machine"], "only": args.only, "only_machine": machine}
     for key, make_game in GAMES.items():
         if args.quick and key.startswith("bluff"):
+            if recorded is not None:  # --only keeps what it does not re-run
+                data["games"][key] = recorded["games"][key]
             continue
         game = make_game()
         cfrlib.CFRPlus(game).iterate(1).exploitability()  # compile and warm up before any timing
