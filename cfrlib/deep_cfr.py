@@ -18,6 +18,10 @@ so regret matching on it plays what Linear MCCFR would. The average strategy is 
 ``Pi`` trained on ``M_Pi`` with the weighted cross-entropy ``E[w(t') sum_a -sigma^{t'}(a) log
 Pi(I, a)]``, whose minimiser is the ``w``-weighted mean of the stored strategies.
 
+To tell the two networks' errors apart, the solver also keeps, exactly on the tree, the average
+of the strategies its advantage networks played (:meth:`DeepCFR.iterates_average_strategy`): what
+the policy network would learn with unlimited samples and capacity.
+
 The networks see an infoset only through its feature vector (:func:`infoset_features`). Nothing in
 ``cfrlib`` imports this module; it needs numpy and numba only: the networks are small multilayer
 perceptrons with hand-written backpropagation and Adam (:class:`MLP`, :func:`fit`). Every random
@@ -42,6 +46,7 @@ from .errors import DeepCFRError
 from .game import CHANCE, TERMINAL, Game
 from .games import Kuhn, Leduc
 from .evaluation import exploitability
+from .sequence_form import realization_plan, sequence_form
 from .solvers.sampling.kernels import KernelTree, Stack, chance_child, kernel_tree, pick
 from .strategy import Strategy
 
@@ -186,7 +191,9 @@ def fit(net: MLP, x: NDArray[np.float32], y: NDArray[np.float32], mask: NDArray[
         weight: NDArray[np.float32], *, loss: str, steps: int, batch_size: int,
         learning_rate: float, rng: np.random.Generator) -> float:
     """Train ``net`` in place with Adam (``beta = (0.9, 0.999)``, gradient norm clipped to 1, as in
-    the paper) on minibatches drawn uniformly with replacement from the rows of ``x``:
+    the paper; the learning rate falls linearly from ``learning_rate`` to 0 over the steps, so that
+    the last minibatches move the network least) on minibatches drawn uniformly with replacement
+    from the rows of ``x``:
 
     * ``loss="mse"``: ``w sum_{a legal} (y_a - f_a(x))^2`` (the advantage networks);
     * ``loss="xent"``: ``-w sum_{a legal} y_a log softmax_legal(f(x))_a`` (the policy network).
@@ -213,7 +220,7 @@ def fit(net: MLP, x: NDArray[np.float32], y: NDArray[np.float32], mask: NDArray[
         grads = net.backward(inputs, grad.astype(np.float32))
         norm = math.sqrt(sum(float((g * g).sum()) for g in grads))
         scale = min(1.0, 1.0 / norm) if norm > 0 else 1.0
-        lr = learning_rate * math.sqrt(1 - b2 ** step) / (1 - b1 ** step)
+        lr = learning_rate * (1 - (step - 1) / steps) * math.sqrt(1 - b2 ** step) / (1 - b1 ** step)
         for p, g, mj, vj in zip(params, grads, m, v):
             g = g * scale
             mj *= b1
@@ -320,7 +327,8 @@ class Checkpoint:
 
     After ``iteration`` iterations: traversals per player, nodes touched, seconds spent (wall
     clock, and this process's CPU time), the exact exploitability of the policy network and its
-    training loss."""
+    training loss, and the exact exploitability of the average of the networks' iterates
+    (:meth:`DeepCFR.iterates_average_strategy`, what the policy network approximates)."""
 
     iteration: int
     traversals: int
@@ -329,6 +337,7 @@ class Checkpoint:
     cpu_seconds: float
     exploitability: float
     policy_loss: float
+    iterates_exploitability: float
 
 
 class DeepCFR:
@@ -346,7 +355,7 @@ class DeepCFR:
     """
 
     def __init__(self, game: Game, *, traversals: int = 250, hidden: Sequence[int] = (64, 64, 64),
-                 advantage_steps: int = 600, policy_steps: int = 3000, batch_size: int = 512,
+                 advantage_steps: int = 600, policy_steps: int = 3000, batch_size: int = 1024,
                  learning_rate: float = 3e-3, memory: int = 1_000_000, linear: bool = True,
                  features: NDArray[Any] | None = None, seed: int = 0) -> None:
         for name, value in (("traversals", traversals), ("advantage_steps", advantage_steps),
@@ -381,6 +390,7 @@ class DeepCFR:
         self.advantage_memory = [Reservoir(memory, width), Reservoir(memory, width)]
         self.strategy_memory = Reservoir(memory, width)
         self.advantage: list[MLP | None] = [None, None]
+        self._iterate_sums = np.zeros(self.mask.shape)
         self.iterations = self.traversals = self.nodes_touched = 0
         self.advantage_loss: list[list[float]] = [[], []]
         self._kernel = kernel_tree(self.tree)
@@ -441,12 +451,34 @@ class DeepCFR:
                 memory_rng = self._rng(1, t, p)
                 self.advantage_memory[p].add(adv_I, t, adv_r, memory_rng)
                 self.strategy_memory.add(strat_I, t, sigma[strat_I], memory_rng)
+                self._add_iterate(1 - p, sigma, t)
                 net, value = self._train(self.advantage_memory[p], "mse",
                                          self.config["advantage_steps"], self._rng(2, t, p))
                 self.advantage[p] = net
                 self.advantage_loss[p].append(value)
             self.iterations, self.traversals = t, self.traversals + self.config["traversals"]
         return self
+
+    def _add_iterate(self, q: int, sigma: Array, t: int) -> None:
+        """Add ``w(t) pi_q^sigma(I) sigma(I, .)`` at ``q``'s infosets: the exact expectation of what
+        ``q``'s traversal samples offer to the strategy memory (up to a factor per infoset)."""
+        block = sequence_form(self.tree).players[q]
+        reach = realization_plan(block, block.rows_of(sigma))[block.row_parent]
+        weight = t if self.config["linear"] else 1
+        self._iterate_sums[block.rows] += weight * reach[:, None] * sigma[block.rows]
+
+    def iterates_average_strategy(self) -> Strategy:
+        """The average of the networks' iterates, computed exactly on the tree:
+
+            sigma_bar(I, a) = sum_t w(t) pi_q^{sigma^t}(I) sigma^t(I, a) / sum_t w(t) pi_q^{sigma^t}(I),
+
+        the strategy the policy network is trained to approximate (and what Single Deep CFR,
+        Steinberger 2019, plays by sampling one stored network per game). A table of the game's
+        size: a measurement for games whose table fits, not part of the algorithm."""
+        sums = self._iterate_sums
+        total = sums.sum(axis=1, keepdims=True)
+        uniform = self.mask / self.mask.sum(axis=1, keepdims=True)
+        return Strategy(self.game, np.where(total > 0, sums / np.where(total > 0, total, 1.0), uniform))
 
     def current_strategy(self) -> Strategy:
         """``sigma^{T+1}``: regret matching on the advantage networks."""
@@ -480,7 +512,8 @@ class DeepCFR:
             strategy, value = self.policy()
             log.append(Checkpoint(self.iterations, self.traversals, self.nodes_touched,
                                   time.perf_counter() - start, time.process_time() - cpu,
-                                  exploitability(self.game, strategy), value))
+                                  exploitability(self.game, strategy), value,
+                                  exploitability(self.game, self.iterates_average_strategy())))
             if progress:
                 progress(log[-1])
         return log

@@ -73,6 +73,12 @@ VARIANT_STYLES: dict[str, PlotStyle] = {
     "re-solve": {"color": OKABE_ITO["blue"], "ls": "--", "marker": "s", "mfc": "white"},
     "maxmargin": {"color": OKABE_ITO["orange"], "ls": "-.", "marker": "D"},
     "reach": {"color": OKABE_ITO["reddish purple"], "ls": "-", "marker": "o"},
+    # chapter 14: Deep CFR beside tabular external sampling (ES-MCCFR above)
+    "Deep CFR": {"color": OKABE_ITO["orange"], "ls": "-", "marker": "o"},
+    "Deep CFR, unweighted": {"color": OKABE_ITO["orange"], "ls": "--", "marker": "s", "mfc": "white"},
+    "Deep CFR, exact average": {"color": OKABE_ITO["orange"], "ls": ":", "marker": "^", "mfc": "white"},
+    "ES-MCCFR, suits merged": {"color": OKABE_ITO["reddish purple"], "ls": ":", "marker": "d",
+                               "mfc": "white"},
 }
 """How every figure draws each CFR variant (``ax.plot`` keyword arguments, without the
 marker spacing that :func:`variant_style` adds). A family shares a colour of

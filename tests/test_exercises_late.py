@@ -84,10 +84,14 @@ def test_chapter6_skeleton_is_not_the_solution():
 def test_every_variant_of_the_comparison_has_its_own_colour_line_style_and_marker():
     # Chapter 13's re-solved strategies share a figure only with their blueprint, CFR+: they are
     # checked as a family of their own.
+    # Chapter 14's Deep CFR runs share one with tabular external sampling.
     subgame_methods = {"unsafe", "re-solve", "maxmargin", "reach"}
+    deep_cfr = {"Deep CFR", "Deep CFR, unweighted", "Deep CFR, exact average", "ES-MCCFR",
+                "ES-MCCFR, suits merged"}
     assert set(plotting.VARIANT_STYLES) == (set(comparison.VARIANTS) | set(comparison.FRONTIER_VARIANTS)
-                                            | subgame_methods)
-    for family in (set(comparison.VARIANTS) | set(comparison.FRONTIER_VARIANTS), subgame_methods | {"CFR+"}):
+                                            | subgame_methods | deep_cfr)
+    for family in (set(comparison.VARIANTS) | set(comparison.FRONTIER_VARIANTS), subgame_methods | {"CFR+"},
+                   deep_cfr):
         _one_look_each({name: plotting.VARIANT_STYLES[name] for name in family})
     for a, b in (("DCFR alt.", "Linear CFR"), ("CFR+", "PCFR+")):
         # The pairs that used to look alike (near-identical hues) now differ in colour and style.

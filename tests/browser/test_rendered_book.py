@@ -11,6 +11,7 @@ local web server (how a hosted copy is read):
 - every widget view saved in a notebook has been rendered by the widget manager, not left empty,
   and none of them is a control (with no kernel behind it, it would do nothing: a control that
   works in the page is an explorer, checked by ``test_explorers.py``);
+- the page loads no Thebe (live code) configuration and no widget manager, which it does not use;
 - the browser console shows no errors, no script throws, and no request leaves the machine.
 
 Needs a built book (`make book`) and Chromium (`apt-get install chromium`); without either the
@@ -92,7 +93,7 @@ def browser():
         _unavailable(f"no built book in {SITE}: run `make book` first")
     if not (SITE / "vendor" / "VERSIONS").is_file():
         _unavailable(
-            "the book was built without its offline MathJax and widget manager "
+            "the book was built without its offline MathJax "
             "(tools/vendor-assets needs npm); its pages would load them from the internet"
         )
     executable = _chromium()
@@ -197,6 +198,15 @@ async () => {
   for (const img of document.images) {
     if (!img.complete || img.naturalWidth === 0) {
       problems.push("image did not load: " + img.getAttribute("src"));
+    }
+  }
+  // Nothing the book does not use: no live-code (Thebe) configuration, no widget manager.
+  for (const el of document.querySelectorAll("script, link[rel=stylesheet]")) {
+    const source = el.getAttribute("src") || el.getAttribute("href") || el.textContent;
+    for (const unused of ["thebe", "embed-amd", "require.js"]) {
+      if (source.includes(unused)) {
+        problems.push(`unused ${unused} in the page: ` + JSON.stringify(source.slice(0, 80)));
+      }
     }
   }
   return problems;
