@@ -13,7 +13,7 @@ A kernel that dies while starting (a port taken by another process) is started o
 A cell that legitimately sits idle (sleeping, waiting for the network) for the stall time
 would be taken for a stopped kernel; the book has none.
 
-A cell that shows an explorer (``cfrlib.interactive``) is tagged ``nbval-ignore-output`` (its
+A cell that shows an explorer (``cfrbook.interactive``) is tagged ``nbval-ignore-output`` (its
 widget ids change on every run), but the frames its static page shows must be the figures a kernel
 draws. The notebooks run with ``CFRLIB_EXPLORER_FRAMES=sample`` (unless the environment sets it),
 so a fresh run draws each explorer's opening frame and a few more spread over its grid; after the
@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
 import user_expressions  # noqa: E402  (tools/ is not a package)
 from frame_check import explorer_differences  # noqa: E402
 
-from cfrlib.interactive import FRAMES_VARIABLE  # noqa: E402
+from cfrbook.interactive import FRAMES_VARIABLE  # noqa: E402
 
 try:
     from nbval.plugin import IPyNbCell, NbCellError

@@ -1,25 +1,30 @@
-"""cfrlib's modules import each other strictly downward: the import graph has no cycle.
+"""cfrlib's modules import each other strictly downward: the import graph has no cycle; the
+book's scaffolding (cfrbook) sits on top, and cfrlib never imports it.
 
 The graph is read from the source (every ``import`` and ``from ... import`` statement, also those
-inside functions, resolved to cfrlib's modules); a package's ``__init__`` counts as its own
-module, and ``from . import name`` as an import of the submodule ``name`` when there is one.
+inside functions, resolved to the modules of cfrlib and cfrbook); a package's ``__init__`` counts
+as its own module, and ``from . import name`` as an import of the submodule ``name`` when there is
+one.
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "cfrlib"
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("cfrlib", "cfrbook")
 
 
 def _module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    parts = path.relative_to(ROOT).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def import_graph() -> dict[str, set[str]]:
-    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    modules = {_module_name(p): p for name in PACKAGES for p in (ROOT / name).rglob("*.py")}
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -74,8 +79,26 @@ def test_no_import_cycle():
 def test_the_argument_checks_sit_below_their_users():
     graph = import_graph()
     assert graph["cfrlib.checks"] <= {"cfrlib.errors"}
-    for user in ("cfrlib.tree", "cfrlib.regret_matching", "cfrlib.playouts", "cfrlib.comparison",
+    for user in ("cfrlib.tree", "cfrlib.regret_matching", "cfrlib.playouts", "cfrbook.comparison",
                  "cfrlib.solvers.base"):
         assert "cfrlib.checks" in graph[user], user
     for module in ("cfrlib.regret_matching", "cfrlib.playouts"):  # no longer reach into the solvers
         assert "cfrlib.solvers.base" not in graph[module], module
+
+
+def test_cfrlib_never_imports_cfrbook():
+    graph = import_graph()
+    assert any(m.startswith("cfrlib.") for m in graph["cfrbook.plotting"])   # the reader sees across
+    found = sorted(f"{user} -> {used}" for user, uses in graph.items() if user.partition(".")[0] == "cfrlib"
+                   for used in uses if used.partition(".")[0] == "cfrbook")
+    assert not found, found
+
+
+def test_import_cfrlib_loads_neither_the_book_nor_its_figures_nor_its_widgets():
+    code = ("import cfrlib, sys; print(sorted(m for m in sys.modules "
+            "if m.partition('.')[0] in ('cfrbook', 'matplotlib', 'ipywidgets', 'IPython')))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]"
+    probe = code.replace("import cfrlib,", "import cfrbook.interactive, cfrlib,")  # the probe sees them
+    assert "cfrbook" in subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                                       check=True).stdout
