@@ -147,6 +147,7 @@ def node_budget(game: Game, iterations: int) -> int:
     return 2 * game.tree().num_nodes * check_iterations(iterations)
 
 
+# Shown in the book: chapter 9.
 def convergence_curve(solver: Solver, iterations: int, nodes: int | None = None,
                       growth: float = 1.25) -> ConvergenceLog:
     """Run ``solver`` and record its exploitability at the points of :func:`schedule`.

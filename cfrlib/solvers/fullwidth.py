@@ -346,6 +346,7 @@ class FullWidthCFR(Solver):
         """The strategy that weighs player ``i``'s action values into infoset values: ``sigma^t``."""
         return self._sigma[i]
 
+    # Shown in the book: chapter 8.
     def _update(self, i, regret, t):
         """``R^t`` and ``sigma^{t+1}`` from ``r^t``, by the local regret minimizer."""
         minimizer = self.regret_minimizer
@@ -589,6 +590,7 @@ class HedgeCFR(FullWidthCFR):
 
 
 # ----------------------------------------------------------------------------- the frontier
+# Shown in the book: chapter 12.
 @register("dcfr+")
 class DCFRPlus(FullWidthCFR):
     """DCFR+ (Xu et al., IJCAI 2024): RM+ whose regrets are discounted like DCFR's positive ones,
@@ -604,6 +606,7 @@ class DCFRPlus(FullWidthCFR):
         super().__init__(game, alpha, -math.inf, gamma, count_pruned=count_pruned)
 
 
+# Shown in the book: chapter 12.
 @register("pdcfr+")
 class PDCFRPlus(FullWidthCFR):
     """PDCFR+ (Xu et al., IJCAI 2024): DCFR+'s discounted RM+ regrets, next strategy by regret
@@ -649,6 +652,7 @@ class _ScheduledAverage(FullWidthCFR):
     def _average_weight(self, t: int) -> float:
         return 1.0
 
+    # Shown in the book: chapter 12.
     def _average_decay(self, t: int) -> float:
         return ((t - 1) / t) ** (self.gamma_start - 5.0 * schedule_progress(t - 1, self.horizon))
 
@@ -726,6 +730,7 @@ class RTCFRPlus(FullWidthCFR):
             self._set_reference(self._sigma)
         super()._iteration()
 
+    # Shown in the book: chapter 12.
     def _sequence_values(self, i: int, q: NDArray[np.float64]) -> NDArray[np.float64]:
         q[:-1] -= self.mu * (self._realization_plan(i)[:-1] - self._reference[i][:-1])
         return q
@@ -733,6 +738,7 @@ class RTCFRPlus(FullWidthCFR):
     def _values_strategy(self, i: int) -> NDArray[np.float64]:
         return self._unperturbed[i]
 
+    # Shown in the book: chapter 12.
     def _update(self, i: int, regret: NDArray[np.float64], t: int) -> None:
         """RM+ on ``r^t``, then ``sigma-hat^{t+1} = (1 - eps |A(I)|) sigma^{t+1} + eps`` (normalised),
         ``eps = perturbation / 2^floor(t / interval)``."""
