@@ -17,9 +17,9 @@ JOBS   ?= 2
 # More pytest options for make test and make check, e.g. ARGS="--durations=0" or ARGS="-k lp".
 ARGS   ?=
 
-# The stamp is keyed on the pinned requirements, on pyproject.toml and on whether the cfrlib
-# package exists yet (an editable install only maps packages that existed when it ran).
-VENV_KEY := $(shell cat requirements.txt pyproject.toml 2>/dev/null | sha256sum | cut -c1-16)-$(if $(wildcard cfrlib/__init__.py),pkg,nopkg)
+# The stamp is keyed on the pinned requirements, on pyproject.toml and on whether the cfrlib and
+# cfrbook packages exist yet (an editable install only maps packages that existed when it ran).
+VENV_KEY := $(shell cat requirements.txt pyproject.toml 2>/dev/null | sha256sum | cut -c1-16)-$(if $(wildcard cfrlib/__init__.py),pkg,nopkg)$(if $(wildcard cfrbook/__init__.py),-book)
 STAMP    := $(VENV)/.installed-$(VENV_KEY)
 LAB_KEY  := $(shell cat requirements-lab.txt 2>/dev/null | sha256sum | cut -c1-16)
 # The benchmarks' anchors (OpenSpiel, LiteEFG) in their own environment: LiteEFG needs jax and a

@@ -22,7 +22,7 @@ round size that keeps the fixed cost at 5% of a round. Before the timed rounds, 
 iterations (which also measure the fixed cost alone) load the compiled walks on every worker, and
 one serial iteration loads them in the driver.
 
-``--write-data`` writes ``cfrlib/data/distributed.json`` (chapter 11 reads it). Iterations, nodes
+``--write-data`` writes ``cfrbook/data/distributed.json`` (chapter 11 reads it). Iterations, nodes
 touched and exploitability are reproducible bit for bit (seeded); seconds are not.
 """
 
@@ -42,8 +42,8 @@ import numpy as np
 
 from common import print_table
 
+from cfrbook.datasets import source_path
 from cfrlib import games
-from cfrlib.datasets import source_path
 from cfrlib.distributed import (DEFAULT_ITERATIONS_PER_ROUND, DistributedExternalSampling, _peak_rss_mb,
                                 local_cluster)
 from cfrlib.solvers import ConvergenceLog, ExternalSamplingMCCFR

@@ -5,7 +5,7 @@ For CFR and CFR+ on Leduc and Bluff 1x1, one run with ``count_pruned=True`` give
 the plain algorithm (unpruned: ``2 |H|`` an iteration; with the two-phase cut: the nodes a
 recursive walk touches), and one run with ``regret_pruning=True`` the pruned algorithm's. The
 tables give the nodes at the last iteration, side by side and as ratios, and each run's
-exploitability at the pruned run's node budget (interpolated in log-log between checkpoints). The curves go to ``cfrlib/data/regret_pruning.json``
+exploitability at the pruned run's node budget (interpolated in log-log between checkpoints). The curves go to ``cfrbook/data/regret_pruning.json``
 for chapter 4 (not with ``--quick``).
 """
 
@@ -18,7 +18,8 @@ import numpy as np
 
 from common import print_table
 
-from cfrlib import datasets, games
+from cfrbook import datasets
+from cfrlib import games
 from cfrlib.solvers.fullwidth import CFR, CFRPlus
 
 GAMES = {"Leduc": games.leduc, "Bluff 1x1": games.bluff}

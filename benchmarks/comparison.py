@@ -2,9 +2,9 @@
 touched and per second.
 
 Run from the repository root: ``python benchmarks/comparison.py`` (about 5 to 10 minutes on two
-cores). It runs ``cfrlib.comparison.run_study`` on each game of ``cfrlib.comparison.GAMES`` with
+cores). It runs ``cfrbook.comparison.run_study`` on each game of ``cfrbook.comparison.GAMES`` with
 1000 iterations and the equal-nodes extension, prints the ranking after 1000 iterations and at
-equal nodes next to the seed thesis's ranking, and writes ``cfrlib/data/comparison.json``:
+equal nodes next to the seed thesis's ranking, and writes ``cfrbook/data/comparison.json``:
 ``{"about", "settings", "machine", "games": {key: {"label", "name", "nodes", "infosets",
 "node_budget", "logs": {variant: ConvergenceLog.to_dict()}}}}``. Iterations, nodes touched and
 exploitability are reproducible bit for bit (seeded); seconds are not (see "about").
@@ -23,15 +23,15 @@ from pathlib import Path
 
 import numpy as np
 
-from cfrlib import comparison
-from cfrlib.datasets import source_path
+from cfrbook import comparison
+from cfrbook.datasets import source_path
 
 ITERATIONS = 1000
 SEED = 0
 OUT = source_path("comparison")
 ABOUT = (
     "Chapter 9's comparison. Each variant runs on each game with evaluations of the average "
-    "strategy's exploitability at the iteration counts of cfrlib.comparison.schedule. Full-width "
+    "strategy's exploitability at the iteration counts of cfrbook.comparison.schedule. Full-width "
     "variants with alternating updates run 1000 iterations, those with simultaneous updates 2000 "
     "(the same nodes touched), sampling solvers until they touch the node budget 2|H| x 1000 or "
     "reach their iteration cap (settings.sampler_caps). Iterations, nodes touched and "

@@ -13,7 +13,7 @@ chapter 14's small configuration on Kuhn poker (``--only kuhn`` re-records that 
 
 One BLAS thread per process: OpenBLAS's threads spin-wait for each other, and on cores shared
 with other processes a step of the small networks then took 100 ms instead of 1 ms.
-Writes ``cfrlib/data/deep_cfr.json``.
+Writes ``cfrbook/data/deep_cfr.json``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from typing import Any  # noqa: E402
 
 import cfrlib  # noqa: E402
 from cfrlib import games  # noqa: E402
-from cfrlib.datasets import source_path  # noqa: E402
+from cfrbook.datasets import source_path  # noqa: E402
 from cfrlib.deep_cfr import DeepCFR  # noqa: E402
 
 CONFIG: dict[str, Any] = {"traversals": 250, "hidden": [64, 64, 64], "advantage_steps": 600,

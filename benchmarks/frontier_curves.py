@@ -5,9 +5,9 @@ sides (the data of chapter 12, "The frontier").
 Run from the repository root: ``python benchmarks/frontier_curves.py [--quick] [--only NAME ...]``
 (``--only`` re-runs the named variants and keeps the other recorded curves). Every variant
 runs ``ITERATIONS`` iterations per game (the schedules of HS-DCFR and HS-PCFR+ are planned for
-exactly that many), evaluated at the iteration counts of ``cfrlib.comparison.schedule``; the
+exactly that many), evaluated at the iteration counts of ``cfrbook.comparison.schedule``; the
 seconds are the solver's own (evaluations not counted) and are the only column that changes from
-run to run. The curves go to ``cfrlib/data/frontier_curves.json``: ``{"iterations": T,
+run to run. The curves go to ``cfrbook/data/frontier_curves.json``: ``{"iterations": T,
 "games": {game: {variant: {"iteration": [...], "seconds": [...], "average": [...],
 "current": [...]}}}, "machine": ...}``.
 """
@@ -22,8 +22,9 @@ import platform
 import numpy as np
 
 import cfrlib
-from cfrlib import comparison, games
-from cfrlib.datasets import source_path
+from cfrbook import comparison
+from cfrbook.datasets import source_path
+from cfrlib import games
 
 ITERATIONS = 1000
 GAMES = {"kuhn": games.kuhn, "leduc": games.leduc, "bluff11_3": lambda: games.bluff(sides=3),

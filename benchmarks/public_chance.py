@@ -6,7 +6,7 @@ Run from the repository root: ``python benchmarks/public_chance.py [--quick]``. 
 updates, regret matching, the tree backend's compiled walk), evaluated whenever its nodes
 touched pass one of ``BUDGETS``; each evaluation records the nodes touched, the seconds spent
 iterating (evaluation excluded) and the exploitability. The runs go to
-``cfrlib/data/public_chance.json`` (``{"games": {"leduc": {"seeds", "budgets", "runs": {method:
+``cfrbook/data/public_chance.json`` (``{"games": {"leduc": {"seeds", "budgets", "runs": {method:
 [[[nodes, seconds, exploitability] per budget] per seed]}}}, "machine"}``); the script prints the medians over seeds
 at each budget, with the seconds each method took to get there.
 """
@@ -20,8 +20,8 @@ import statistics
 
 import numpy as np
 
+from cfrbook.datasets import source_path
 from cfrlib import games
-from cfrlib.datasets import source_path
 from cfrlib.solvers import ChanceSamplingCFR, PublicChanceSamplingCFR
 
 METHODS = {"public chance sampling": PublicChanceSamplingCFR, "chance sampling": ChanceSamplingCFR}

@@ -8,8 +8,8 @@ the one rule of chapters 5 and 6 for work.
 Run from the repository root: ``python benchmarks/sampling_curves.py [--quick]``. Each solver
 runs for a fixed number of iterations per game (about the same time on an idle machine, so the
 curves are the same on every run except for the seconds), with evaluations at the iteration
-counts of ``cfrlib.comparison.schedule`` (the time of the evaluations is not counted in ``seconds``). The curves
-go to ``cfrlib/data/sampling_curves.json`` (``{"games": {game: {solver:
+counts of ``cfrbook.comparison.schedule`` (the time of the evaluations is not counted in ``seconds``). The curves
+go to ``cfrbook/data/sampling_curves.json`` (``{"games": {game: {solver:
 ConvergenceLog.to_dict()}}, "comparison": ..., "machine": ...}``) and the script prints, for
 chance sampling against vanilla CFR, the exploitability each reached at the same number of
 iterations, of nodes touched and of seconds: does the finding of the Rust CFR
@@ -25,9 +25,9 @@ import platform
 
 import numpy as np
 
+from cfrbook.comparison import convergence_curve
+from cfrbook.datasets import source_path
 from cfrlib import games
-from cfrlib.comparison import convergence_curve
-from cfrlib.datasets import source_path
 from cfrlib.solvers import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
 from cfrlib.solvers.fullwidth import CFR
 

@@ -5,7 +5,7 @@ Run from the repository root: ``python benchmarks/sampling_rules_curves.py [--qu
 run is ``ExternalSamplingMCCFR(leduc, seed=s, regret_minimizer=rule)`` (an iteration is one
 traversal per player, so equal iterations are equal traversals; the simple average, uniform
 over iterations, for every rule), evaluated at ``CHECKPOINTS``. The curves go to
-``cfrlib/data/sampling_rules.json`` (``{"games": {"leduc": {rule: {"seeds": [...],
+``cfrbook/data/sampling_rules.json`` (``{"games": {"leduc": {rule: {"seeds": [...],
 "iterations": [...], "exploitability": [[per seed] per checkpoint]}}}, "machine": ...}``);
 the script prints the median over seeds at each checkpoint, and each rule's median over RM's.
 """
@@ -19,8 +19,8 @@ import statistics
 
 import numpy as np
 
+from cfrbook.datasets import source_path
 from cfrlib import games
-from cfrlib.datasets import source_path
 from cfrlib.solvers import ExternalSamplingMCCFR
 from cfrlib.solvers.regret_minimizers import RegretMatching
 

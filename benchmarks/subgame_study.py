@@ -5,7 +5,7 @@ stops at each count of ``CHECKPOINTS``; its average strategy is the blueprint, w
 second-round subgames are re-solved exactly (LP) four ways by
 :func:`cfrlib.subgame.blueprint_study`. Every number is an exact exploitability, so a re-run
 gives the same rows (up to the LP's tolerance); ``tests/test_subgame.py`` re-runs the first ones.
-Writes ``cfrlib/data/subgame_study.json``: ``{"games": {"leduc": {"checkpoints": [...],
+Writes ``cfrbook/data/subgame_study.json``: ``{"games": {"leduc": {"checkpoints": [...],
 "rows": [...]}}, "machine": ...}``. About 5 s a checkpoint on an idle machine.
 """
 
@@ -15,8 +15,8 @@ import json
 import platform
 import time
 
+from cfrbook.datasets import source_path
 from cfrlib import games
-from cfrlib.datasets import source_path
 from cfrlib.subgame import blueprint_study
 
 CHECKPOINTS = (1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 1000)

@@ -10,7 +10,7 @@ and loaded, so the run itself draws on undisturbed) measures ``solver.regret_var
 the variance of one iteration's regret update per (infoset, action), summed over entries: for
 plain OS at its own state, for VR-MCCFR with its learned baseline, and for VR-MCCFR's state with
 the baseline set to zero (plain OS's estimator on the same regrets). The numbers go to
-``cfrlib/data/vr_mccfr.json`` (``{"games": {"leduc": {"seeds", "iterations", "exploitability":
+``cfrbook/data/vr_mccfr.json`` (``{"games": {"leduc": {"seeds", "iterations", "exploitability":
 {method: [[per seed] per checkpoint]}, "variance": {"iterations", "samples", method: [[per seed]
 per point]}}}, "machine"}``); the script prints the medians over seeds.
 """
@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
+from cfrbook.datasets import source_path
 from cfrlib import games
-from cfrlib.datasets import source_path
 from cfrlib.solvers import OutcomeSamplingMCCFR
 
 METHODS = {"OS": "none", "VR-MCCFR": "learned"}

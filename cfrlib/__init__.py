@@ -9,7 +9,7 @@ recursive versions of every algorithm, for reading, live in :mod:`cfrlib.textboo
 
 from typing import TYPE_CHECKING, Any
 
-from . import games, theory
+from . import games
 from .abstraction import abstract_game, lift_strategy, rank_buckets
 from .errors import (AbstractionError, CfrlibError, ChanceProbabilityError, GameError,
                      GameFormatError, ImperfectRecallError, InfosetMismatchError, NotZeroSumError,
@@ -46,7 +46,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "games", "theory", "Game", "State", "CHANCE", "TERMINAL",
+    "games", "Game", "State", "CHANCE", "TERMINAL",
     "abstract_game", "lift_strategy", "rank_buckets", "AbstractionError",
     "Strategy", "uniform_strategy", "purify", "threshold",
     "expected_value", "best_response", "best_response_value", "BestResponse", "nash_conv",

@@ -92,8 +92,3 @@ class DeepCFRError(SolverError):
     """Bad Deep CFR options (:mod:`cfrlib.deep_cfr`): traversals, network widths, training steps,
     memory size, features that do not fit the game, or a game without built-in features."""
 
-
-class ExplorerError(CfrlibError):
-    """An explorer (:mod:`cfrlib.interactive`) that the static page cannot show as given: a value
-    outside its control, too many frames, stops of a slider too many to label, or a drawing
-    function that leaves no figure."""

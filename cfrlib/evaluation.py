@@ -27,6 +27,7 @@ from .strategy import Strategy, StrategyLike, as_strategy
 from .tree import Tree
 
 
+# Shown in the book: chapter 2.
 def realization_plan(tree, probs, player) -> np.ndarray:
     """Player ``i``'s own reach of each sequence: ``x_i[(I, a)] = x_i[parent(I)] * sigma(I, a)``.
 
@@ -51,6 +52,7 @@ def behaviour_strategy(tree: Tree, x: NDArray[np.float64], player: int) -> NDArr
     return np.where((tree.infoset_player == player)[:, None], probs, 0.0)
 
 
+# Shown in the book: chapter 3.
 def counterfactual_values(tree, probs, player, opponent_reach=None, best_response=False):
     """Counterfactual action values ``q_i(I, a)`` of every sequence of player ``i``.
 

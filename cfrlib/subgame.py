@@ -222,6 +222,7 @@ class SubgameSolver:
         return chain
 
     # ---------------------------------------------------------------------------- gadgets
+    # Shown in the book: chapter 13.
     def gadget(self, part: Subgame, method: str, player: int = 0) -> ExplicitGame:
         """The game whose equilibrium gives ``player``'s re-solved strategy in ``part`` (both
         players' for ``"unsafe"``, where ``player`` is ignored); the subgame's infosets keep their

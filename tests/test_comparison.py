@@ -1,4 +1,4 @@
-"""The comparison study of chapter 9 (``cfrlib.comparison``, ``benchmarks/comparison.py``).
+"""The comparison study of chapter 9 (``cfrbook.comparison``, ``benchmarks/comparison.py``).
 
 What is checked: the study reproduces the committed data on Kuhn and on Leduc with 288
 infosets (iterations, nodes touched and exploitability exactly, every variant, both budgets);
@@ -12,7 +12,8 @@ import json
 import numpy as np
 import pytest
 
-from cfrlib import comparison, datasets, games
+from cfrbook import comparison, datasets
+from cfrlib import games
 from cfrlib.errors import GameError, SolverError
 from cfrlib.solvers import ConvergenceLog, OutcomeSamplingMCCFR
 from cfrlib.solvers.fullwidth import CFR

@@ -7,7 +7,7 @@ import pytest
 
 import cfrlib
 from cfrlib import games
-from cfrlib.datasets import load_json
+from cfrbook.datasets import load_json
 from cfrlib.deep_cfr import MLP, DeepCFR, Reservoir, fit, infoset_features, feature_names, regret_matching
 from cfrlib.errors import CfrlibError, DeepCFRError
 

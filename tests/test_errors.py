@@ -1,6 +1,7 @@
 """The error policy of cfrlib.errors, enforced: every error cfrlib raises on bad input is a
 ``CfrlibError`` defined in cfrlib/errors.py, whose message names the argument, the value and
-what was expected. The bad inputs of each module are tested with the module; here, those that
+what was expected; the book's scaffolding (cfrbook) follows it too, with its own errors in
+cfrbook/errors.py. The bad inputs of each module are tested with the module; here, those that
 had no test before the policy."""
 
 import ast
@@ -11,13 +12,16 @@ from pathlib import Path
 
 import pytest
 
+import cfrbook
 import cfrlib
+from cfrbook import errors as book_errors
 from cfrlib import errors, games
 from cfrlib.errors import CfrlibError, InfosetKeyError, SolverError, StrategyError
 from cfrlib.solvers.base import register
 from cfrlib.solvers.fullwidth import CFR
 
-PACKAGE = Path(cfrlib.__file__).parent
+PACKAGES = [Path(cfrlib.__file__).parent, Path(cfrbook.__file__).parent]
+ERRORS_MODULES = {"cfrlib/errors.py", "cfrbook/errors.py"}
 FORBIDDEN = {"ValueError", "TypeError", "KeyError"}
 EXCEPTIONS = {name for name, value in vars(builtins).items()
               if isinstance(value, type) and issubclass(value, BaseException)}
@@ -39,7 +43,7 @@ def _raises(node: ast.AST, scope: str = "") -> Iterator[tuple[str, ast.Raise]]:
 
 def violations(source: str, path: str) -> list[str]:
     """``path:line: what`` for each built-in error raised outside :data:`ALLOWED` and, outside
-    cfrlib/errors.py, each exception class defined."""
+    the errors modules of cfrlib and cfrbook, each exception class defined."""
     tree = ast.parse(source)
     found = []
     for scope, node in _raises(tree):
@@ -47,13 +51,13 @@ def violations(source: str, path: str) -> list[str]:
         if isinstance(exc, ast.Name) and exc.id in FORBIDDEN and (path, scope) not in ALLOWED:
             found.append(f"{path}:{node.lineno}: raise {exc.id} in {scope or 'the module'}; "
                          "raise a CfrlibError subclass of cfrlib/errors.py")
-    if path != "cfrlib/errors.py":
+    if path not in ERRORS_MODULES:
         for node in ast.walk(tree):
             bases = [ast.unparse(b).rpartition(".")[2] for b in getattr(node, "bases", ())]
             if isinstance(node, ast.ClassDef) and any(
                     b in EXCEPTIONS or b.endswith(("Error", "Exception")) for b in bases):
                 found.append(f"{path}:{node.lineno}: exception class {node.name}; "
-                             "define it in cfrlib/errors.py")
+                             f"define it in {path.partition('/')[0]}/errors.py")
     return found
 
 
@@ -68,16 +72,17 @@ def test_the_scan_finds_what_the_policy_forbids():
     assert violations("raise CfrlibError('x')\nclass E(ValueError): pass", "cfrlib/errors.py") == []
 
 
-def test_cfrlib_raises_only_its_own_errors():
-    found = [v for path in sorted(PACKAGE.rglob("*.py"))
-             for v in violations(path.read_text(), path.relative_to(PACKAGE.parent).as_posix())]
+def test_cfrlib_and_cfrbook_raise_only_their_own_errors():
+    found = [v for package in PACKAGES for path in sorted(package.rglob("*.py"))
+             for v in violations(path.read_text(), path.relative_to(package.parent).as_posix())]
     assert not found, "\n".join(found)
 
 
 def test_every_error_class_is_a_cfrlib_error_and_a_value_error():
-    classes = [c for _, c in inspect.getmembers(errors, inspect.isclass)
-               if c.__module__ == errors.__name__]
+    classes = [c for module in (errors, book_errors) for _, c in inspect.getmembers(module, inspect.isclass)
+               if c.__module__ == module.__name__]
     assert len(classes) > 10 and all(issubclass(c, CfrlibError) for c in classes)
+    assert book_errors.ExplorerError in classes
     assert issubclass(CfrlibError, ValueError)
 
 

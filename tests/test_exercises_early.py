@@ -1,4 +1,4 @@
-"""The implement-it-yourself exercises of chapters 1 and 4, chapter 2's by hand, and cfrlib.theory
+"""The implement-it-yourself exercises of chapters 1 and 4, chapter 2's by hand, and cfrbook.theory
 behind their proofs.
 
 Each exercise's folded solution (the first ```python block of its ``{solution}``) is run exactly as
@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 import cfrlib
-from cfrlib import games, theory
+from cfrbook import theory
+from cfrlib import games
 from cfrlib.errors import CfrlibError, NotZeroSumError, SolverError
 from cfrlib.textbook.cfr import TextbookCFR
 from cfrlib.textbook.regret_matching import regret_matching as textbook_regret_matching
@@ -98,7 +99,7 @@ def test_ch2_mixed_to_behaviour_by_hand():
     assert ns["bet_at_Kpb"] == pytest.approx(2 / 3, abs=1e-15)
 
 
-# ----------------------------------------------------------------------------- cfrlib.theory
+# ----------------------------------------------------------------------------- cfrbook.theory
 def test_regret_matching_bound_values():
     assert theory.regret_matching_bound(2.0, 3, 12) == pytest.approx(12.0, abs=1e-12)
     np.testing.assert_allclose(theory.regret_matching_bound(1.0, 4, [1, 4, 9]), [2.0, 4.0, 6.0])

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 import cfrlib
-from cfrlib import comparison, games, plotting
+from cfrbook import comparison, plotting
+from cfrlib import games
 from cfrlib.errors import CfrlibError
 from notebook_code import run_solution, solution_code
 

@@ -21,8 +21,8 @@ from PIL import Image
 
 matplotlib.use("agg")
 
-from cfrlib import plotting  # noqa: E402
-from cfrlib.interactive import Explorer  # noqa: E402
+from cfrbook import plotting  # noqa: E402
+from cfrbook.interactive import Explorer  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 from frame_check import explorer_differences, picture_difference  # noqa: E402

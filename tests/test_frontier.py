@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import cfrlib
-from cfrlib import comparison
+from cfrbook import comparison
 from cfrlib.errors import SolverError
 from cfrlib.solvers import (HSDCFR, APCFRPlus, DCFRPlus, HSPCFRPlus, PDCFRPlus, RTCFRPlus, SAPCFRPlus, Solver,
                             solver_class)
@@ -347,7 +347,8 @@ def test_schedules_hold_their_last_value_past_the_horizon():
 def test_recorded_curves_agree_with_a_short_rerun(key):
     """``benchmarks/frontier_curves.py``'s data: a 50-iteration re-run gives the recorded prefix
     (average and current exploitability at the same schedule points; seconds are not compared)."""
-    from cfrlib import datasets, games
+    from cfrbook import datasets
+    from cfrlib import games
     data = datasets.load_json("frontier_curves")
     game = games.kuhn() if key == "kuhn" else games.leduc()
     assert data["iterations"] == 1000 and list(data["games"][key]) == data["variants"]

@@ -1,4 +1,4 @@
-"""cfrlib.interactive: an explorer's static frames, its controls and its errors."""
+"""cfrbook.interactive: an explorer's static frames, its controls and its errors."""
 
 from __future__ import annotations
 
@@ -13,10 +13,11 @@ import pytest
 
 matplotlib.use("agg")
 
-from cfrlib import CfrlibError, games, plotting  # noqa: E402
-from cfrlib.errors import ExplorerError  # noqa: E402
-from cfrlib.interactive import (FRAMES_VARIABLE, MAX_FRAMES, SLIDER_WIDTH, Explorer,  # noqa: E402
-                               Stops, describe_control, frames_mode, sample_points, slider_stops)
+from cfrbook import plotting  # noqa: E402
+from cfrbook.errors import ExplorerError  # noqa: E402
+from cfrbook.interactive import (FRAMES_VARIABLE, MAX_FRAMES, SLIDER_WIDTH, Explorer,  # noqa: E402
+                                Stops, describe_control, frames_mode, sample_points, slider_stops)
+from cfrlib import CfrlibError, games  # noqa: E402
 
 KUHN = games.kuhn()
 

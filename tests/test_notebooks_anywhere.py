@@ -1,10 +1,10 @@
-"""Every chapter runs from a copy of its .ipynb alone, with cfrlib installed from a wheel.
+"""Every chapter runs from a copy of its .ipynb alone, with cfrlib and cfrbook installed from a wheel.
 
 What a reader gets from the book's "download .ipynb" button is one notebook file. This test
-builds a wheel of this repository and installs it into a fresh virtual environment whose other
-packages are those of the test's own environment (a ``.pth`` line points at its site-packages,
-whose editable install of the checkout is not read from there), so nothing of the repository is
-on the kernel's path and no package is downloaded twice. Then:
+builds a wheel of this repository (both packages) and installs it into a fresh virtual
+environment whose other packages are those of the test's own environment (a ``.pth`` line
+points at its site-packages, whose editable install of the checkout is not read from there), so
+nothing of the repository is on the kernel's path and no package is downloaded twice. Then:
 
 * one chapter (one without compiled walks, which numba would compile again for the wheel) is
   copied alone into an empty folder and executed there from top to bottom by that
@@ -58,8 +58,9 @@ def wheel_env(tmp_path_factory) -> Path:
     source.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
-    shutil.copytree(ROOT / "cfrlib", source / "cfrlib",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    for package in ("cfrlib", "cfrbook"):
+        shutil.copytree(ROOT / package, source / package,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
                     "--no-build-isolation", "--wheel-dir", str(root / "wheel"), str(source)],
                    check=True, env=env, capture_output=True, text=True)
@@ -75,13 +76,14 @@ def wheel_env(tmp_path_factory) -> Path:
     return python
 
 
-def test_the_wheel_carries_the_data_and_not_the_checkout(wheel_env, tmp_path):
+def test_the_wheel_carries_both_packages_and_the_data_and_not_the_checkout(wheel_env, tmp_path):
     probe = subprocess.run(
-        [str(wheel_env), "-c", "import cfrlib, cfrlib.datasets as d; print(cfrlib.__file__); "
-         "print(all(d.load_json(name)['games'] for name in d.NAMES))"],
+        [str(wheel_env), "-c", "import cfrlib, cfrbook.datasets as d; print(cfrlib.__file__); "
+         "print(d.__file__); print(all(d.load_json(name)['games'] for name in d.NAMES))"],
         cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, check=True)
-    location, loaded = probe.stdout.splitlines()
-    assert str(location).startswith(str(wheel_env.parents[1])), location
+    *locations, loaded = probe.stdout.splitlines()
+    for location in locations:
+        assert str(location).startswith(str(wheel_env.parents[1])), location
     assert loaded == "True"
 
 
@@ -148,7 +150,7 @@ def test_no_chapter_reads_a_file_of_the_repository(chapter):
     from_checkout = sorted(name for name in named
                            if (chapter.parent / name).is_file() or (ROOT / name).is_file())
     assert not from_checkout, f"{chapter.name} reads files of the repository: {from_checkout}"
-    from cfrlib import datasets
+    from cfrbook import datasets
     for source in _code(chapter):
         for name in re.findall(r"load_json\(\s*[\"'](\w+)[\"']", source):
             assert name in datasets.NAMES, (chapter.name, name)
@@ -156,7 +158,7 @@ def test_no_chapter_reads_a_file_of_the_repository(chapter):
 
 def test_an_unknown_data_set_is_a_clear_error():
     import cfrlib
-    from cfrlib import datasets
+    from cfrbook import datasets
 
     with pytest.raises(cfrlib.CfrlibError, match="no recorded data set 'curves'; there are "
                                                  "comparison, sampling_curves, lp_vs_cfr, distributed, frontier_curves, "

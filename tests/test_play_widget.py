@@ -1,4 +1,4 @@
-"""The play widget's export (cfrlib.play_widget): the tables the page reads are the game and the
+"""The play widget's export (cfrbook.play_widget): the tables the page reads are the game and the
 strategy, checked against the state API and against the textbook evaluation; bad input is refused.
 
 The page's script itself runs in tests/browser/test_play_widget_page.py."""
@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 import cfrlib
-from cfrlib import games, play_widget
+from cfrbook import play_widget
+from cfrbook.play_widget import PlayWidget, infoset_reach
+from cfrlib import games
 from cfrlib.errors import CfrlibError, StrategyError
-from cfrlib.play_widget import PlayWidget, infoset_reach
 from cfrlib.players import CHANCE, TERMINAL
 from cfrlib.textbook import evaluation as textbook
 

@@ -10,7 +10,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from cfrlib import games, plotting  # noqa: E402
+from cfrbook import plotting  # noqa: E402
+from cfrlib import games  # noqa: E402
 from cfrlib.errors import CfrlibError  # noqa: E402
 from cfrlib.solvers.base import ConvergenceLog  # noqa: E402
 
@@ -133,11 +134,11 @@ def test_new_figure_applies_the_book_style():
     assert fig.get_size_inches()[0] == pytest.approx(12.8)
 
 
-def test_importing_cfrlib_does_not_load_matplotlib():
+def test_importing_the_plotting_module_does_not_load_matplotlib():
     import subprocess
     import sys
 
-    code = "import sys, cfrlib, cfrlib.plotting; print('matplotlib' in sys.modules)"
+    code = "import sys, cfrbook.plotting; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -146,7 +147,7 @@ def test_wide_figures_draw_their_text_larger_in_proportion():
     """The page shrinks a figure wider than its column; the text grows by the same factor."""
     import matplotlib.pyplot as plt
 
-    from cfrlib import plotting
+    from cfrbook import plotting
 
     sizes = {}
     for width in (5.0, plotting.COLUMN_WIDTH, 2 * plotting.COLUMN_WIDTH):

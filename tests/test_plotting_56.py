@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from cfrlib import plotting  # noqa: E402
+from cfrbook import plotting  # noqa: E402
 from cfrlib.errors import CfrlibError  # noqa: E402
 from cfrlib.solvers.base import ConvergenceLog  # noqa: E402
 

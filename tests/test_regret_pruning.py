@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import cfrlib
-from cfrlib import games, theory
+from cfrbook import theory
+from cfrlib import games
 from cfrlib.errors import SolverError
 from cfrlib.evaluation import counterfactual_regrets
 from cfrlib.solvers.fullwidth import CFR, CFRPlus, FullWidthCFR, _closure

@@ -1,4 +1,4 @@
-"""The recorded curves of chapters 5 and 6 (``cfrlib/data/sampling_curves.json``) are what
+"""The recorded curves of chapters 5 and 6 (``cfrbook/data/sampling_curves.json``) are what
 ``benchmarks/sampling_curves.py`` computes: a short re-run of every solver on every game gives the
 recorded iterations, nodes touched and exploitability at the recorded evaluation points."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cfrlib import datasets
+from cfrbook import datasets
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "sampling_curves.py"
 # How far to re-run, per solver (the recorded runs go 10 to 1,000 times further).

@@ -157,10 +157,10 @@ def test_rules_need_the_tree_and_their_saved_state(tmp_path):
 
 @pytest.mark.parametrize("rule", ["RM+", "DCFR (1.5, 0)"])
 def test_recorded_leduc_curves_agree_with_a_short_rerun(rule):
-    """``cfrlib/data/sampling_rules.json`` (``benchmarks/sampling_rules_curves.py``): seed 0's
+    """``cfrbook/data/sampling_rules.json`` (``benchmarks/sampling_rules_curves.py``): seed 0's
     first two checkpoints again (the walk is exact; the evaluation's sums may differ in the
     last bits on another CPU)."""
-    from cfrlib.datasets import load_json
+    from cfrbook.datasets import load_json
 
     recorded = load_json("sampling_rules")["games"]["leduc"][rule]
     spec = {"RM+": "rm+", "DCFR (1.5, 0)": RegretMatching(1.5, 0.0)}[rule]

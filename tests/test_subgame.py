@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import cfrlib
+from cfrbook.datasets import load_json
 from cfrlib import games
-from cfrlib.datasets import load_json
 from cfrlib.errors import GameError, SolverError, SubgameError
 from cfrlib.subgame import (METHODS, SubgameSolver, blueprint_study, chance_subgames, resolve_subgames,
                             subgames)

@@ -1,6 +1,6 @@
-"""The type hints of cfrlib, checked by mypy with the configuration of pyproject.toml.
+"""The type hints of cfrlib and cfrbook, checked by mypy with the configuration of pyproject.toml.
 
-``[tool.mypy]`` holds every module of cfrlib to strict typing, except the modules it lists as
+``[tool.mypy]`` holds every module of both packages to strict typing, except the modules it lists as
 typed after the merge of other branches. A failure prints mypy's own messages (file, line and
 what is wrong).
 """
@@ -28,9 +28,9 @@ def _mypy(*args: str) -> tuple[str, int]:
     return out + err, status
 
 
-def test_cfrlib_passes_mypy():
+def test_cfrlib_and_cfrbook_pass_mypy():
     report, status = _mypy()
-    assert status == 0, "mypy found type errors in cfrlib:\n" + report
+    assert status == 0, "mypy found type errors in cfrlib or cfrbook:\n" + report
     assert report.startswith("Success: no issues found")
 
 
@@ -43,7 +43,7 @@ def test_mypy_catches_misuse_of_the_public_api(tmp_path):
 
         game = games.leduc(ranks="6")
         strategy = cfrlib.Strategy.from_dict(games.kuhn(), {"K": {"bet": 1.0}}, missing="zero")
-        value: str = cfrlib.theory.cfr_regret_trace(games.kuhn(), 10).game_name
+        player: int = cfrlib.best_response(games.kuhn(), strategy, 0).player
         lp_value: str = cfrlib.solve_lp(games.kuhn()).value
         solver = cfrlib.CFRPlus(game, alternating="yes")
         gap: str = cfrlib.exploitability(game, solver.average_strategy())
@@ -58,7 +58,7 @@ def test_mypy_catches_misuse_of_the_public_api(tmp_path):
     assert 'Argument "alternating" to "CFRPlus" has incompatible type "str"; expected "bool"' in report
     assert 'misuse.py:9: error: Incompatible types in assignment (expression has type ' \
            '"float", variable has type "str")' in report
-    assert "misuse.py:6" not in report  # game_name is a str: no error there
+    assert "misuse.py:6" not in report  # a best response's player is an int: no error there
     assert "misuse.py:10" not in report  # iterate returns the solver's own class
 
 

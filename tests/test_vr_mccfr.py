@@ -116,10 +116,10 @@ def test_bad_input():
 
 
 def test_recorded_measurements_agree_with_a_short_rerun():
-    """``cfrlib/data/vr_mccfr.json`` (``benchmarks/vr_mccfr.py``): seed 0's first two
+    """``cfrbook/data/vr_mccfr.json`` (``benchmarks/vr_mccfr.py``): seed 0's first two
     exploitability checkpoints of both methods and its first variance point again (the walks are
     exact; evaluation's sums may differ in the last bits on another CPU)."""
-    from cfrlib.datasets import load_json
+    from cfrbook.datasets import load_json
 
     spec = importlib.util.spec_from_file_location("vr_mccfr", Path(__file__).parents[1] / "benchmarks" / "vr_mccfr.py")
     vr_mccfr = importlib.util.module_from_spec(spec)

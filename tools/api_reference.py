@@ -1,7 +1,7 @@
 """Sphinx extension: what the API reference needs beyond ``sphinx.ext.autosummary``.
 
-``chapters/api.md`` runs autosummary with ``:recursive:`` on ``cfrlib`` and the template
-``tools/templates/autosummary/module.rst`` writes one page a module, with every object
+``chapters/api.md`` runs autosummary with ``:recursive:`` on ``cfrlib`` and ``cfrbook``, and the
+template ``tools/templates/autosummary/module.rst`` writes one page a module, with every object
 documented on the page of the module that defines it. What autosummary cannot do is left here:
 
 * :func:`package_contents` lists, for the template, the classes and functions each package
@@ -34,7 +34,8 @@ from sphinx.domains.python import PythonDomain
 from sphinx.environment import BuildEnvironment
 from sphinx.pycode import ModuleAnalyzer
 
-PACKAGE = "cfrlib"
+PACKAGES = ("cfrlib", "cfrbook")
+"""The documented packages: the library and the book's scaffolding on top of it."""
 
 
 def package_contents(package_name: str) -> dict[str, dict[str, list[str]]]:
@@ -64,17 +65,27 @@ def _is_private(name: str) -> bool:
     return any(part.startswith("_") for part in name.split("."))
 
 
+def _in_packages(name: str) -> bool:
+    return name.partition(".")[0] in PACKAGES
+
+
 def _set_context(app: Sphinx, config: Config) -> None:
-    config.autosummary_context = {**config.autosummary_context, **package_contents(PACKAGE)}
+    contents: dict[str, dict[str, list[str]]] = {"exports": {}, "constants": {}, "submodules": {}}
+    for package in PACKAGES:
+        for key, value in package_contents(package).items():
+            contents[key].update(value)
+    config.autosummary_context = {**config.autosummary_context, **contents}
 
 
 def resolve_exported_name(app: Sphinx, env: BuildEnvironment, node: nodes.Element,
                           contnode: nodes.Element) -> nodes.Element | None:
     """Resolve ``cfrlib.X.rest`` where ``cfrlib.X`` is a re-exported class or function (to its
-    defining path) or constant (to the one documented constant of that name in the package)."""
+    defining path) or constant (to the one documented constant of that name in the package);
+    likewise in cfrbook."""
     target = node.get("reftarget", "")
-    if node.get("refdomain") != "py" or not target.startswith(PACKAGE + "."):
+    if node.get("refdomain") != "py" or not (_in_packages(target) and "." in target):
         return None
+    package = target.partition(".")[0]
     domain = cast(PythonDomain, env.get_domain("py"))
     if target in domain.objects:   # documented, as another kind of object (a type alias: data)
         return domain.resolve_xref(env, node["refdoc"], app.builder, "obj", target, node, contnode)
@@ -89,7 +100,7 @@ def resolve_exported_name(app: Sphinx, env: BuildEnvironment, node: nodes.Elemen
         if inspect.isclass(value) or inspect.isfunction(value):
             home = f"{value.__module__}.{value.__qualname__}"
         else:
-            homes = [o for o in domain.objects if o.startswith(PACKAGE + ".")
+            homes = [o for o in domain.objects if o.startswith(package + ".")
                      and o.rsplit(".", 1)[-1] == name and o != target]
             if len(homes) != 1:
                 return None
@@ -108,7 +119,7 @@ _import_by_name = autosummary._import_by_name
 def _import_module_first(name: str, grouped_exception: bool = True) -> tuple[Any, Any, str]:
     """autosummary's import, except that a public module of the package is imported as the
     module even where its package holds an object of the same name."""
-    if name.startswith(PACKAGE + ".") and not _is_private(name):
+    if _in_packages(name) and "." in name and not _is_private(name):
         try:
             module = importlib.import_module(name)
         except ImportError:

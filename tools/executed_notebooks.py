@@ -9,7 +9,7 @@ clean top-to-bottom run) or an error output, and when a markdown cell quotes an 
 expression with no stored result or a stored error (tools/user_expressions.py; `make test`
 checks that the stored results are current), and when an explorer's static page lacks the frame
 of some setting of its controls (a run without ``CFRLIB_EXPLORER_FRAMES=all``, see
-cfrlib.interactive). `tools/execute-notebooks` re-executes notebooks
+cfrbook.interactive). `tools/execute-notebooks` re-executes notebooks
 in place.
 """
 

@@ -3,7 +3,7 @@
 A frame saved on one machine and drawn again on another need not be equal byte for byte: numpy
 picks its SIMD kernels (and OpenBLAS its own) by the CPU, so a sum can differ in its last bit,
 and a chaotic computation (regret matching+ in self-play) can turn that into one pixel of a
-line drawn elsewhere; a frame's 256-colour palette (cfrlib.interactive) can then shift a few
+line drawn elsewhere; a frame's 256-colour palette (cfrbook.interactive) can then shift a few
 levels too. A wrong figure (another parameter's, a changed title or curve) changes hundreds of
 pixels by far more. So two frames count as the same picture when they have the same size and at
 most ``max(MAX_CHANGED, CHANGED_SHARE * pixels)`` pixels differ by more than ``LEVELS`` (of 255)
@@ -48,7 +48,7 @@ def picture_difference(saved: bytes, fresh: bytes) -> str | None:
 
 
 def explorer_differences(saved: dict, fresh: dict) -> list[str]:
-    """What differs between an explorer's saved static data (``cfrlib.interactive``) and a
+    """What differs between an explorer's saved static data (``cfrbook.interactive``) and a
     fresh run's, at the grid points the fresh run drew: the controls, a printed text (compared
     exactly) or a picture (compared by :func:`picture_difference`)."""
     for key in ("axes", "shape"):

@@ -6,7 +6,7 @@ folder is complete, this extension adds ``_vendor`` to ``html_extra_path`` (so t
 with no internet. When it is missing (no npm on the machine), pages load MathJax from its public
 CDN, as Jupyter Book does by default.
 
-The pages load no widget manager: an explorer's static HTML (``cfrlib.interactive``) is what the
+The pages load no widget manager: an explorer's static HTML (``cfrbook.interactive``) is what the
 published pages show, and its controls work without one; myst-nb's ``nb_ipywidgets_js`` is
 emptied so that no page loads RequireJS and the ipywidgets manager for nothing.
 """

@@ -13,7 +13,7 @@ in jupyterlab-myst's format, one entry per occurrence, in the order of the text:
 cell's expressions (the Jupyter messaging protocol; an error gives ``status: "error"`` with
 ``ename``, ``evalue``, ``traceback``). JupyterLab (with jupyterlab-myst) writes it when the cell
 is run; `tools/execute-notebooks` writes it right after running the code cells above the
-cell; the book (tools/stored_expressions.py) shows it; `make test` (conftest.py) evaluates the
+cell; the book (tools/stored_expressions.py) shows it; `make test` (tools/nbval_watchdog.py) evaluates the
 expressions again after the code cell before them and fails on a stored result gone stale.
 Both renderers show a ``text/plain`` string without its quotes.
 """

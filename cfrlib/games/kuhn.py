@@ -85,6 +85,7 @@ class Kuhn(Game):
     def initial_state(self) -> KuhnState:
         return KuhnState()
 
+    # Shown in the book: chapter 3.
     def equilibrium(self, alpha: float = 0.0) -> Strategy:
         """The Nash equilibrium with parameter ``alpha`` in [0, 1/3] (Kuhn 1950).
 

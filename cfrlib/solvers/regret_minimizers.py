@@ -46,6 +46,7 @@ def _check_exponent(name: str, value: object, low: float, high: float, allow_inf
     return value
 
 
+# Shown in the book: chapter 8.
 def _discount(t, exponent):
     """``t^e / (t^e + 1)``, with ``e = inf`` meaning 1 and ``e = -inf`` meaning 0 at every ``t``."""
     if math.isinf(exponent):
@@ -120,6 +121,7 @@ class RegretMatching(RegretMinimizer):
         else:
             R *= np.where(R >= 0.0, positive, negative)
 
+    # Shown in the book: chapter 12.
     def strategy(self, R: FloatArray, r: FloatArray, t: int, mask: FloatArray) -> FloatArray:
         if self.predictive:
             R = R + r if self.prediction_weight == 1.0 else R + self.prediction_weight * r
@@ -205,6 +207,7 @@ class ScheduledRegretMatching(RegretMatching):
         super().__init__(1.0, -1.0)
         self.horizon = check_horizon(horizon)
 
+    # Shown in the book: chapter 12.
     def discounts(self, t: int) -> tuple[float, float]:
         progress = schedule_progress(t, self.horizon)
         return _discount(t, 1.0 + 3.0 * progress), _discount(t, -1.0 - 2.0 * progress)

@@ -25,6 +25,7 @@ from ..game import Game, State
 from .regret_matching import regret_matching
 
 
+# Shown in the book: chapter 4.
 class InfoSet:
     """What CFR remembers about one information set ``I``."""
 
@@ -56,6 +57,7 @@ class TextbookCFR:
         self.t = 0
         self.nodes_touched = 0
 
+    # Shown in the book: chapter 7.
     def iterate(self, iterations: int = 1) -> TextbookCFR:
         for _ in range(iterations):
             self.t += 1
@@ -71,6 +73,7 @@ class TextbookCFR:
                 self.update(1)
         return self
 
+    # Shown in the book: chapters 4, 7.
     def walk(self, h: State, reach: tuple[float, ...], updating: tuple[int, ...]) -> float:
 
         """Return ``u_0(h)``, player 0's expected utility below ``h`` under ``sigma^t``; on the way
@@ -111,6 +114,7 @@ class TextbookCFR:
                 info.strategy_sum[a] += self.weight * reach[i] * info.strategy[a]
         return v
 
+    # Shown in the book: chapters 4, 7, 8.
     def update(self, player: int) -> None:
         """Turn this iteration's ``r^t`` into ``R^t`` and the next strategy ``sigma^{t+1}``."""
         t = self.t

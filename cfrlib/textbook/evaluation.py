@@ -23,6 +23,7 @@ class StrategyTable(Protocol):
     def __getitem__(self, key: tuple[int, str], /) -> Mapping[str, float]: ...
 
 
+# Shown in the book: chapter 3.
 def expected_value(game: Game, strategy: StrategyTable) -> float:
     """``u_0(sigma) = sum_{z in Z} pi^sigma(z) u_0(z)``, computed as a recursive expectation."""
 
@@ -37,6 +38,7 @@ def expected_value(game: Game, strategy: StrategyTable) -> float:
     return value(game.initial_state())
 
 
+# Shown in the book: chapter 3.
 def best_response_value(game: Game, strategy: StrategyTable, player: int) -> float:
     """``max_{sigma'_i} u_i(sigma'_i, sigma_{-i})`` by backward induction over ``i``'s infosets.
 

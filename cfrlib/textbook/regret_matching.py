@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from ..games.matrix import MatrixGame
 
 
+# Shown in the book: chapter 1.
 def regret_matching(regret: Mapping[str, float]) -> dict[str, float]:
     """``sigma(a) = R+(a) / sum_b R+(b)``, or uniform when no regret is positive."""
     positive = {a: max(r, 0.0) for a, r in regret.items()}           # R+ = max(R, 0)
@@ -24,6 +25,7 @@ def regret_matching(regret: Mapping[str, float]) -> dict[str, float]:
     return {a: 1.0 / len(regret) for a in regret}
 
 
+# Shown in the book: chapter 1.
 def self_play(game: MatrixGame, iterations: int, plus: bool = False,
               initial: Sequence[Mapping[str, float] | None] | None = None) -> list[dict[str, float]]:
 

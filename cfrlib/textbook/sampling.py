@@ -68,6 +68,7 @@ class InfosetTable(dict[tuple[int, str], InfosetNode]):
         return self[key]
 
 
+# Shown in the book: chapter 5.
 def sample_chance(state: State, rng: np.random.Generator) -> tuple[State, float]:
     """Draw ``a ~ sigma_c(h, .)`` at a chance node; returns ``(child, probability of a)``."""
     outcomes = state.chance_outcomes()
@@ -76,6 +77,7 @@ def sample_chance(state: State, rng: np.random.Generator) -> tuple[State, float]
     return state.child(name), p
 
 
+# Shown in the book: chapter 5.
 def chance_sampling_cfr(state: State, players: tuple[int, ...], reach: tuple[float, float],
                         table: InfosetTable, rng: np.random.Generator) -> float:
     """One traversal of chance-sampled CFR; returns player 0's value of ``state``.
@@ -113,6 +115,7 @@ def chance_sampling_cfr(state: State, players: tuple[int, ...], reach: tuple[flo
     return v
 
 
+# Shown in the book: chapter 6.
 def external_sampling(state: State, i: int, table: InfosetTable,
                       rng: np.random.Generator) -> float:
     """One traversal of external-sampling MCCFR for player ``i``; returns ``i``'s sampled value.
@@ -146,6 +149,7 @@ def external_sampling(state: State, i: int, table: InfosetTable,
     return external_sampling(state.child(node.actions[a]), i, table, rng)
 
 
+# Shown in the book: chapter 6.
 def outcome_sampling(state: State, i: int, pi_o: float, q: float, table: InfosetTable,
                      rng: np.random.Generator, epsilon: float) -> float:
 

@@ -1,8 +1,8 @@
 """The book's guards fail when they should, and neither command can hang on a kernel.
 
 Each test makes a small book or notebook in a temporary folder, with this repository's own
-configuration (pytest.ini, conftest.py, the nbval sanitize file, _config.yml, the build
-script), and checks that `make test` would fail on a notebook that raises or whose printed
+configuration (pytest.ini, conftest.py with tools/nbval_watchdog.py, the nbval sanitize file,
+_config.yml, the build script), and checks that `make test` would fail on a notebook that raises or whose printed
 number changed, and that `make book` would fail on a broken cross-reference, on a notebook
 missing from _toc.yml, on a notebook saved unexecuted, on one that saved an error, on a quoted
 number with no stored result and on an explorer saved without all its frames. The defects of
@@ -67,8 +67,8 @@ def _notebook(path: Path, cells: list, title: str | None = None) -> None:
 
 def _test_setup(root: Path) -> Path:
     """The test configuration of this repository in ``root``; returns its chapters folder."""
-    for name in ("pytest.ini", "conftest.py", "tools/user_expressions.py", "tools/frame_check.py",
-                 "tests/nbval_sanitize.cfg"):
+    for name in ("pytest.ini", "conftest.py", "tools/nbval_watchdog.py", "tools/user_expressions.py",
+                 "tools/frame_check.py", "tests/nbval_sanitize.cfg"):
         (root / name).parent.mkdir(exist_ok=True)
         shutil.copy(ROOT / name, root / name)
     return root / "chapters"
@@ -182,8 +182,9 @@ def test_a_kernel_that_dies_while_starting_is_started_again(tmp_path):
 
 
 def test_nbval_fails_on_a_stale_or_missing_quoted_number(tmp_path):
-    """Strict nbval compares code cells only; conftest.py also evaluates the {eval} expressions
-    of the markdown cells after each code cell and compares them with the stored results."""
+    """Strict nbval compares code cells only; tools/nbval_watchdog.py also evaluates the {eval}
+    expressions of the markdown cells after each code cell and compares them with the stored
+    results."""
     chapters = _test_setup(tmp_path)
     current = {'f"{6 * 7 / 100:.1%}"': "'42.0%'", "x": "42"}
     for name, stored in (("current", current), ("stale", {**current, "x": "41"}),

@@ -1,4 +1,4 @@
-"""The explorers of the built book (``cfrlib.interactive``) move without a kernel.
+"""The explorers of the built book (``cfrbook.interactive``) move without a kernel.
 
 For every page that holds an explorer, in headless Chromium, from ``file://`` and from a local web
 server: every control is operated from the keyboard (arrow keys on a focused slider or radio
@@ -19,8 +19,8 @@ import matplotlib
 import pytest
 from test_rendered_book import PAGES, SITE, _is_local, browser, server_url  # noqa: F401
 
-from cfrlib import plotting
-from cfrlib.interactive import Explorer
+from cfrbook import plotting
+from cfrbook.interactive import Explorer
 
 matplotlib.use("agg")
 

@@ -1,4 +1,4 @@
-"""Hands against the solved bot (``cfrlib.play_widget``) are played in the built book, with no kernel.
+"""Hands against the solved bot (``cfrbook.play_widget``) are played in the built book, with no kernel.
 
 For every play widget of every built page, in headless Chromium:
 - hands are played to the end in both seats, with the mouse and with the keyboard only; the

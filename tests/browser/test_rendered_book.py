@@ -259,7 +259,7 @@ def test_page_renders(browser, server_url, page_path, scheme):
             dead = page.locator(DEAD_CONTROLS).count()
             if dead:
                 problems.append(f"{dead} widget control(s) that need a kernel, so do nothing in "
-                                "this page (show them through cfrlib.interactive.Explorer)")
+                                "this page (show them through cfrbook.interactive.Explorer)")
         page.wait_for_timeout(200)  # late console messages
     finally:
         context.close()

@@ -37,13 +37,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .checks import sums_to_one
-from .errors import CfrlibError, StrategyError
-from .evaluation import best_response, counterfactual_values, expected_value
-from .game import Game
-from .players import CHANCE
-from .strategy import StrategyLike, as_strategy
-from .tree import Tree, node_table
+from cfrlib.checks import sums_to_one
+from cfrlib.errors import CfrlibError, StrategyError
+from cfrlib.evaluation import best_response, counterfactual_values, expected_value
+from cfrlib.game import Game
+from cfrlib.players import CHANCE
+from cfrlib.strategy import StrategyLike, as_strategy
+from cfrlib.tree import Tree, node_table
 
 MAX_NODES = 100_000
 """Most nodes a game may have to be exported into a page (Leduc hold'em has 9,457; its tables

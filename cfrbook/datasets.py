@@ -2,8 +2,8 @@
 
 Some curves take minutes to compute (the comparison study of chapter 9, the long sampling runs
 of chapters 5 and 6, the LP benchmark): scripts in ``benchmarks/`` record them once into
-``cfrlib/data/<name>.json``, and the chapters read them with :func:`load_json`, from wherever
-cfrlib is installed (a wheel carries them as package data), so a downloaded notebook runs
+``cfrbook/data/<name>.json``, and the chapters read them with :func:`load_json`, from wherever
+cfrbook is installed (a wheel carries them as package data), so a downloaded notebook runs
 outside the repository.
 """
 
@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .errors import CfrlibError
+from cfrlib.errors import CfrlibError
 
 NAMES = ("comparison", "sampling_curves", "lp_vs_cfr", "distributed", "frontier_curves", "subgame_study",
          "sampling_rules", "regret_pruning", "vr_mccfr", "public_chance", "deep_cfr")
@@ -22,20 +22,19 @@ NAMES = ("comparison", "sampling_curves", "lp_vs_cfr", "distributed", "frontier_
 
 
 def load_json(name: str) -> dict[str, Any]:
-
     """The recorded data set ``name`` (one of :data:`NAMES`), parsed."""
     if name not in NAMES:
         raise CfrlibError(f"no recorded data set {name!r}; there are {', '.join(NAMES)}")
-    source = resources.files("cfrlib") / "data" / f"{name}.json"
+    source = resources.files("cfrbook") / "data" / f"{name}.json"
     try:
         return json.loads(source.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise CfrlibError(f"cfrlib is installed without its data ({name}.json is missing): "
+        raise CfrlibError(f"cfrbook is installed without its data ({name}.json is missing): "
                           "reinstall it from a wheel or the repository") from None
 
 
 def source_path(name: str) -> Path:
-    """Where the benchmark scripts write data set ``name``: ``cfrlib/data/`` of this checkout."""
+    """Where the benchmark scripts write data set ``name``: ``cfrbook/data/`` of this checkout."""
     if name not in NAMES:
         raise CfrlibError(f"no recorded data set {name!r}; there are {', '.join(NAMES)}")
     return Path(__file__).parent / "data" / f"{name}.json"

@@ -13,7 +13,7 @@ of the study live and how the tests check the committed data. Three budgets are 
   nodes or reach their iteration cap (:data:`SAMPLER_CAPS`);
 * equal seconds: read off the same curves (machine-dependent).
 
-``benchmarks/comparison.py`` runs the whole study and writes ``cfrlib/data/comparison.json``.
+``benchmarks/comparison.py`` runs the whole study and writes ``cfrbook/data/comparison.json``.
 """
 
 from __future__ import annotations
@@ -21,16 +21,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping
 
-from . import games
-from .checks import check_iterations
-from .errors import GameError, SolverError
-from .game import Game
+from cfrlib import games
+from cfrlib.checks import check_iterations
+from cfrlib.errors import GameError, SolverError
+from cfrlib.game import Game
+from cfrlib.solvers.base import ConvergenceLog, Solver
+from cfrlib.solvers.fullwidth import (CFR, DCFR, HSDCFR, APCFRPlus, CFRPlus, DCFRPlus, FullWidthCFR, HSPCFRPlus,
+                                     LinearCFR, PDCFRPlus, PredictiveCFRPlus, RTCFRPlus, SAPCFRPlus)
+from cfrlib.solvers.sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
+from cfrlib.solvers.sampling.common import SamplingSolver
+
 from .plotting import variant_style
-from .solvers.base import ConvergenceLog, Solver
-from .solvers.fullwidth import (CFR, DCFR, HSDCFR, APCFRPlus, CFRPlus, DCFRPlus, FullWidthCFR, HSPCFRPlus, LinearCFR, PDCFRPlus,
-                                PredictiveCFRPlus, RTCFRPlus, SAPCFRPlus)
-from .solvers.sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
-from .solvers.sampling.common import SamplingSolver
 
 __all__ = ["GAMES", "VARIANTS", "FRONTIER_VARIANTS", "THESIS_VARIANTS", "THESIS_RANKING", "SAMPLER_CAPS", "STYLES",
            "make_game", "make_solver", "schedule", "node_budget", "convergence_curve",
@@ -103,7 +104,7 @@ two large games (the full budget would take half an hour per solver there)."""
 
 STYLES = {name: variant_style(name) for name in VARIANTS}
 """Line styles of the variants (``ax.plot`` keyword arguments) from
-``cfrlib.plotting.VARIANT_STYLES``: one colour per family, and a line style and marker of
+``cfrbook.plotting.VARIANT_STYLES``: one colour per family, and a line style and marker of
 its own for every variant, so that every figure of the comparison reads alike."""
 
 
@@ -147,6 +148,7 @@ def node_budget(game: Game, iterations: int) -> int:
     return 2 * game.tree().num_nodes * check_iterations(iterations)
 
 
+# Shown in the book: chapter 9.
 def convergence_curve(solver: Solver, iterations: int, nodes: int | None = None,
                       growth: float = 1.25) -> ConvergenceLog:
     """Run ``solver`` and record its exploitability at the points of :func:`schedule`.

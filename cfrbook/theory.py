@@ -28,12 +28,13 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .checks import check_iterations
-from .errors import CfrlibError, NotZeroSumError, SolverError
-from .evaluation import behaviour_strategy, counterfactual_values, nash_conv, realization_plan
-from .game import Game
-from .regret_matching import column_values, matched_strategy, row_values
-from .strategy import Strategy
+from cfrlib.checks import check_iterations
+from cfrlib.errors import CfrlibError, NotZeroSumError, SolverError
+from cfrlib.evaluation import behaviour_strategy, counterfactual_values, nash_conv, realization_plan
+from cfrlib.game import Game
+from cfrlib.regret_matching import column_values, matched_strategy, row_values
+from cfrlib.solvers.fullwidth import CFR
+from cfrlib.strategy import Strategy
 
 
 def _check_positive(name: str, value: ArrayLike) -> NDArray[np.float64]:
@@ -110,8 +111,6 @@ def cfr_regret_trace(game: Game, iterations: int, checkpoints: ArrayLike | None 
     ``NashConv(sigma-bar^T) = (R_0^T + R_1^T) / T``; with alternating updates it is
     ``NashConv_faced = (R_0^T + R_1^T - improvement) / T``.
     """
-    from .solvers.fullwidth import CFR
-
     T = check_iterations(iterations)
     if T == 0:
         raise SolverError("cfr_regret_trace: iterations must be at least 1")

@@ -9,7 +9,7 @@
 * :data:`VARIANT_STYLES` and :func:`variant_style` give each CFR variant one colour, line style
   and marker for every figure.
 
-matplotlib is imported inside the functions, so ``import cfrlib`` does not load it.
+matplotlib is imported inside the functions, so ``import cfrbook.plotting`` does not load it.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any, Literal, Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .errors import CfrlibError
-from .game import CHANCE, TERMINAL, Game
-from .tree import History, Tree
+from cfrlib.errors import CfrlibError
+from cfrlib.game import CHANCE, TERMINAL, Game
+from cfrlib.tree import History, Tree
 
 if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn
     from matplotlib.axes import Axes
@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn
     from matplotlib.typing import RcKeyType
     from typing_extensions import TypeIs
 
-    from .solvers.base import ConvergenceLog
+    from cfrlib.solvers.base import ConvergenceLog
 
 PlotStyle = dict[str, Any]
 """Keyword arguments of matplotlib's ``ax.plot`` (``{"color": "#0072B2", "ls": "--"}``)."""
