@@ -7,7 +7,8 @@ local web server (how a hosted copy is read):
 - no markup is left unrendered in the prose: no stray ``$``, no code fence, no MyST role or
   directive written out, no Markdown table left as a paragraph of pipes; no path of the machine
   that built the book; diff listings are coloured;
-- every <img> has loaded;
+- every <img> has loaded and has an alt text that is not a file name or a hash; every figure of
+  the text (not an explorer's frame) sits in a <figure> with a caption;
 - every widget view saved in a notebook has been rendered by the widget manager, not left empty,
   and none of them is a control (with no kernel behind it, it would do nothing: a control that
   works in the page is an explorer, checked by ``test_explorers.py``);
@@ -209,6 +210,31 @@ async () => {
       }
     }
   }
+  // Images say what they show (issue 22): an alt text, and not the file name or hash that
+  // Sphinx writes when there is none. A figure of the book's text (a notebook's image output, a
+  // figure directive) sits in a <figure> with its caption; explorers and widgets draw their
+  // own frames, with their own alt text.
+  for (const img of document.images) {
+    const src = img.getAttribute("src") || "";
+    const alt = (img.getAttribute("alt") || "").trim();
+    const file = src.startsWith("data:") ? "" : src.split(/[?#]/)[0].split("/").pop();
+    if (!alt) {
+      problems.push("image without alt text: " + src.slice(0, 80));
+    } else if ((file && (alt === file || alt.endsWith("/" + file)))
+               || /\\.(png|svg|jpe?g|gif|webp)$/i.test(alt) || /^[0-9a-f]{16,}$/i.test(alt)) {
+      problems.push("image whose alt text is a file name or hash: " + JSON.stringify(alt.slice(0, 80)));
+    }
+    if (!img.closest("article, .bd-article, [role=main]")
+        || img.closest(".cfrlib-explorer, .widget-subarea, .jupyter-widgets")) {
+      continue;
+    }
+    const figure = img.closest("figure");
+    const caption = figure && figure.querySelector("figcaption");
+    if (!caption || !caption.textContent.trim()) {
+      problems.push("figure image without a <figure> and a caption: " +
+                    JSON.stringify((alt || src).slice(0, 80)));
+    }
+  }
   return problems;
 }
 """
@@ -295,6 +321,33 @@ def test_page_check_finds_a_markdown_table_left_as_text(browser):
         page.close()
     assert problems == [f"Markdown table left as text: {json.dumps(text, ensure_ascii=False)}"
                         for text in RAW_TABLES]
+
+
+# Images as the book showed its figures before issue 22 (no caption, a hash for alt text), then
+# an image with no alt at all; then a captioned figure and an explorer's frame, which are fine.
+PIXEL = ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNk"
+         "YAAAAAYAAjCB0C8AAAAASUVORK5CYII=")
+UNCAPTIONED = [f'<article><img src="{PIXEL}" alt="{"ab12" * 16}"></article>',
+               f'<article><img src="{PIXEL}"></article>']
+CAPTIONED = (f'<article><figure><img src="{PIXEL}" alt="Exploitability against iterations, '
+             'falling"><figcaption><p>Figure 4.2: CFR on Leduc.</p></figcaption></figure>'
+             f'<div class="cfrlib-explorer"><img src="{PIXEL}" alt="The Kuhn tree with the '
+             'chosen history highlighted"></div></article>')
+
+
+def test_page_check_finds_figures_without_alt_text_or_caption(browser):
+    page = browser.new_page()
+    try:
+        page.set_content("".join(UNCAPTIONED) + CAPTIONED)
+        problems = page.evaluate(CHECK_PAGE)
+    finally:
+        page.close()
+    assert problems == [
+        f'image whose alt text is a file name or hash: "{"ab12" * 16}"',
+        f'figure image without a <figure> and a caption: "{"ab12" * 16}"',
+        "image without alt text: " + PIXEL[:80],
+        "figure image without a <figure> and a caption: " + json.dumps(PIXEL[:80]),
+    ], problems
 
 
 PAGE_BUDGET = 3_000_000
