@@ -180,7 +180,7 @@ def test_explicit_games_compile_to_the_same_tree(game):
     assert cfrlib.nash_conv(explicit, uniform.probs) == cfrlib.nash_conv(game, uniform)
 
 
-@pytest.mark.parametrize("game", [KUHN, games.leduc()], ids=lambda g: g.name)
+@pytest.mark.parametrize("game", [KUHN, pytest.param(games.leduc(), marks=pytest.mark.slow)], ids=lambda g: g.name)
 @pytest.mark.parametrize("fmt", ["json", "efg"])
 def test_text_round_trips_are_fixed_points(game, fmt):
     first = games.load(dumps(game, fmt))

@@ -31,6 +31,7 @@ def test_pure_strategies_without_chance_give_the_exact_payoff_with_zero_error():
     assert head_to_head(rps, paper, rock, games=20) == (1.0, 0.0, 40)
 
 
+@pytest.mark.slow
 def test_the_mean_payoff_agrees_with_the_exact_expected_value_on_leduc():
     leduc = games.leduc()
     trained = cfrlib.CFR(leduc).iterate(30).average_strategy()

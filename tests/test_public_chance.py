@@ -36,6 +36,7 @@ def test_the_expected_update_is_full_width_cfr_exactly(updating):
     assert np.abs(expected[0]).max() > 0.2
 
 
+@pytest.mark.slow
 def test_converges_on_leduc():
     """Exploitability after 200 and 1,000 iterations (seed 0: 0.46 and 0.15, uniform play
     2.37): each pass walks one board's 1,957 of Leduc's 9,457 histories."""
