@@ -11,29 +11,25 @@ features give for free). Last, the spread of the exploitability over ``SEEDS`` a
 checkpoints, which ``tests/test_deep_cfr.py`` uses as its tolerance when it re-runs them; and
 chapter 14's small configuration on Kuhn poker (``--only kuhn`` re-records that part alone).
 
-One BLAS thread per process: OpenBLAS's threads spin-wait for each other, and on cores shared
-with other processes a step of the small networks then took 100 ms instead of 1 ms.
+(``cfrlib.deep_cfr.fit`` trains on one BLAS thread; the two runs take one core each.)
 Writes ``cfrbook/data/deep_cfr.json``.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import platform
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict
+from typing import Any
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # before numpy is imported
-
-import json  # noqa: E402
-import platform  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from concurrent.futures import ProcessPoolExecutor  # noqa: E402
-from dataclasses import asdict  # noqa: E402
-from typing import Any  # noqa: E402
-
-import cfrlib  # noqa: E402
-from cfrlib import games  # noqa: E402
-from cfrbook.datasets import source_path  # noqa: E402
-from cfrlib.deep_cfr import DeepCFR  # noqa: E402
+import cfrlib
+from cfrbook.datasets import source_path
+from cfrlib import games
+from cfrlib.deep_cfr import DeepCFR
 
 CONFIG: dict[str, Any] = {"traversals": 250, "hidden": [64, 64, 64], "advantage_steps": 600,
                           "policy_steps": 3000, "batch_size": 1024, "learning_rate": 3e-3,
@@ -104,8 +100,7 @@ def main() -> None:
             },
             "kuhn": kuhn(),
         },
-        "machine": {"python": platform.python_version(), "cores": os.cpu_count(),
-                    "blas_threads": os.environ["OPENBLAS_NUM_THREADS"], "nice": os.nice(0),
+        "machine": {"python": platform.python_version(), "cores": os.cpu_count(), "nice": os.nice(0),
                     "load_average": list(os.getloadavg()),
                     "seconds": round(time.perf_counter() - start, 1)},
     }

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
+from threadpoolctl import threadpool_limits
 
 from .checks import check_iterations
 from .errors import DeepCFRError
@@ -198,7 +199,16 @@ def fit(net: MLP, x: NDArray[np.float32], y: NDArray[np.float32], mask: NDArray[
     * ``loss="mse"``: ``w sum_{a legal} (y_a - f_a(x))^2`` (the advantage networks);
     * ``loss="xent"``: ``-w sum_{a legal} y_a log softmax_legal(f(x))_a`` (the policy network).
 
-    Returns the mean training loss over the last tenth of the steps."""
+    Returns the mean training loss over the last tenth of the steps. BLAS runs on one thread: the
+    matrices are small, and OpenBLAS's threads spin-wait for each other, so on a busy machine a
+    step took a hundred times longer with two."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _fit(net, x, y, mask, weight, loss, steps, batch_size, learning_rate, rng)
+
+
+def _fit(net: MLP, x: NDArray[np.float32], y: NDArray[np.float32], mask: NDArray[np.bool_],
+         weight: NDArray[np.float32], loss: str, steps: int, batch_size: int,
+         learning_rate: float, rng: np.random.Generator) -> float:
     params, (b1, b2, eps) = net.params, (0.9, 0.999, 1e-8)
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
