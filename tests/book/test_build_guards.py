@@ -126,7 +126,7 @@ def test_nbval_fails_on_error_and_on_changed_number(tmp_path):
 
 
 def test_nbval_fails_fast_when_a_kernel_stops_answering(tmp_path):
-    """As `make test` runs (two workers, whole notebooks on one): a kernel that stops
+    """As `make test` runs (several workers, whole notebooks on one): a kernel that stops
     answering for good fails its cell after one restart and replay, with a message naming the
     notebook, and the notebook's later cells fail at once; a kernel that stops only once is
     restarted and its notebook passes. The run is bounded by the subprocess timeout below,
