@@ -4,6 +4,7 @@ For each page, both as a local file (how `make book` tells readers to open it) a
 local web server (how a hosted copy is read):
 - math is typeset: no raw ``\\(``, ``\\[`` or ``$$`` left in the text, no MathJax error boxes,
   and every display equation fits its column at 1280 px; no code scrolls sideways at 1280 px;
+- visible code input (not folded behind "Show code cell source") is at most 15% of a page;
 - no markup is left unrendered in the prose: no stray ``$``, no code fence, no MyST role or
   directive written out, no Markdown table left as a paragraph of pipes; no path of the machine
   that built the book; diff listings are coloured;
@@ -160,6 +161,20 @@ async () => {
                     " px): " + JSON.stringify(longest.trim().slice(0, 60)));
     }
   }
+  // Code folded (issue 22): helpers, plotting and bookkeeping sit behind "Show code cell source"
+  // (the cell's hide-input tag), so visible code input is at most 15% of the page's height.
+  const article = document.querySelector("article.bd-article, article, main");
+  if (article) {
+    let code = 0;
+    for (const input of article.querySelectorAll("div.cell_input")) {
+      if (!input.closest("details:not([open])")) { code += input.getBoundingClientRect().height; }
+    }
+    const share = code / article.getBoundingClientRect().height;
+    if (share > 0.15) {
+      problems.push("visible code input is " + Math.round(100 * share) + "% of the page's " +
+                    "height (at most 15%: fold helpers, plotting and bookkeeping with hide-input)");
+    }
+  }
   // Display equations fit their column (no sideways scrolling needed to read them).
   for (const math of document.querySelectorAll('mjx-container[display="true"]')) {
     const inner = math.querySelector("mjx-math");
@@ -310,6 +325,23 @@ def test_page_check_finds_code_that_scrolls_sideways(browser):
     finally:
         page.close()
     assert len(problems) == 1 and problems[0].startswith("code scrolls sideways"), problems
+
+
+def test_page_check_finds_too_much_visible_code(browser):
+    prose = '<p style="height: 1000px">prose</p>'
+    code = '<div class="cell_input"><pre style="height: 300px">x = 1</pre></div>'
+    folded = f'<details class="hide above-input"><summary>Show code</summary>{code}</details>'
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.set_content(f"<article>{prose}{code}</article>")
+        unfolded_problems = page.evaluate(CHECK_PAGE)
+        page.set_content(f"<article>{prose}{folded}</article>")
+        folded_problems = page.evaluate(CHECK_PAGE)
+    finally:
+        page.close()
+    assert len(unfolded_problems) == 1, unfolded_problems
+    assert unfolded_problems[0].startswith("visible code input is 2"), unfolded_problems
+    assert folded_problems == [], folded_problems
 
 
 def test_page_check_finds_a_markdown_table_left_as_text(browser):
