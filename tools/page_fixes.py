@@ -8,13 +8,18 @@
 - tools/static/book.css colours the inserted and deleted lines of diff listings, left
   uncoloured by the theme's Pygments style and by IPython's inline style (scoped to Jupyter's
   ``.output_html``), and puts a toggle-button label beside its buttons, as a slider's label is.
+- Every image of the text links to its file, so a reader on a phone, where a two-panel figure is
+  squeezed into a 358 px column, taps it and reads it at its natural size (Sphinx does this only
+  for images given a width or scale).
 """
 
 from __future__ import annotations
 
+import posixpath
 from pathlib import Path
 
 from docutils import nodes
+from sphinx.util.osutil import relative_uri
 
 STATIC = Path(__file__).parent / "static"   # book.css: colours of diff listings
 
@@ -41,9 +46,26 @@ def drop_thebe_nodes(app, doctree, docname) -> None:
             node.parent.remove(node)
 
 
+def link_images_to_full_size(app, doctree, docname) -> None:
+    """Wrap each image not already a link in a link to its copy in ``_images``."""
+    if app.builder.format != "html":
+        return
+    images = posixpath.join(relative_uri(app.builder.get_target_uri(docname), "_images"))
+    for image in list(doctree.findall(nodes.image)):
+        uri = image["uri"]
+        if isinstance(image.parent, nodes.reference) or uri not in app.env.images:
+            continue
+        link = nodes.reference("", "", refuri=posixpath.join(images, app.env.images[uri][1]),
+                               classes=["full-size-figure"],
+                               reftitle="Open the figure at its full size")
+        image.replace_self(link)
+        link.append(image)
+
+
 def setup(app):
     app.connect("config-inited", lambda app, config: config.html_static_path.append(str(STATIC)))
     app.add_css_file("book.css")
     app.connect("doctree-resolved", drop_thebe_nodes, priority=900)   # after sphinx-thebe's
+    app.connect("doctree-resolved", link_images_to_full_size)
     app.connect("html-page-context", drop_thebe, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

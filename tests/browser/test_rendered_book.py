@@ -9,7 +9,8 @@ local web server (how a hosted copy is read):
   directive written out, no Markdown table left as a paragraph of pipes; no path of the machine
   that built the book; diff listings are coloured;
 - every <img> has loaded and has an alt text that is not a file name or a hash; every figure of
-  the text (not an explorer's frame) sits in a <figure> with a caption;
+  the text (not an explorer's frame) sits in a <figure> with a caption and links to its file (to
+  read it at full size on a phone);
 - every widget view saved in a notebook has been rendered by the widget manager, not left empty,
   and none of them is a control (with no kernel behind it, it would do nothing: a control that
   works in the page is an explorer, checked by ``test_explorers.py``);
@@ -249,6 +250,12 @@ async () => {
       problems.push("figure image without a <figure> and a caption: " +
                     JSON.stringify((alt || src).slice(0, 80)));
     }
+    // ... and links to its file, so that on a phone it can be read at its natural size.
+    const href = (img.closest("a[href]") || {getAttribute: () => ""}).getAttribute("href");
+    if (src.startsWith("data:") ? href !== src : href.split(/[?#]/)[0].split("/").pop() !== file) {
+      problems.push("figure image that does not link to its file (to enlarge on a phone): " +
+                    JSON.stringify((alt || src).slice(0, 80)));
+    }
   }
   return problems;
 }
@@ -361,8 +368,9 @@ PIXEL = ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAA
          "YAAAAAYAAjCB0C8AAAAASUVORK5CYII=")
 UNCAPTIONED = [f'<article><img src="{PIXEL}" alt="{"ab12" * 16}"></article>',
                f'<article><img src="{PIXEL}"></article>']
-CAPTIONED = (f'<article><figure><img src="{PIXEL}" alt="Exploitability against iterations, '
-             'falling"><figcaption><p>Figure 4.2: CFR on Leduc.</p></figcaption></figure>'
+CAPTIONED = (f'<article><figure><a href="{PIXEL}"><img src="{PIXEL}" alt="Exploitability '
+             'against iterations, falling"></a><figcaption><p>Figure 4.2: CFR on Leduc.</p>'
+             '</figcaption></figure>'
              f'<div class="cfrlib-explorer"><img src="{PIXEL}" alt="The Kuhn tree with the '
              'chosen history highlighted"></div></article>')
 
@@ -374,12 +382,27 @@ def test_page_check_finds_figures_without_alt_text_or_caption(browser):
         problems = page.evaluate(CHECK_PAGE)
     finally:
         page.close()
+    hashed, unnamed = json.dumps("ab12" * 16), json.dumps(PIXEL[:80])
     assert problems == [
-        f'image whose alt text is a file name or hash: "{"ab12" * 16}"',
-        f'figure image without a <figure> and a caption: "{"ab12" * 16}"',
+        f"image whose alt text is a file name or hash: {hashed}",
+        f"figure image without a <figure> and a caption: {hashed}",
+        f"figure image that does not link to its file (to enlarge on a phone): {hashed}",
         "image without alt text: " + PIXEL[:80],
-        "figure image without a <figure> and a caption: " + json.dumps(PIXEL[:80]),
+        f"figure image without a <figure> and a caption: {unnamed}",
+        f"figure image that does not link to its file (to enlarge on a phone): {unnamed}",
     ], problems
+
+
+def test_page_check_finds_a_figure_that_cannot_be_enlarged(browser):
+    unlinked = CAPTIONED.replace(f'<a href="{PIXEL}">', "").replace("</a>", "")
+    page = browser.new_page()
+    try:
+        page.set_content(unlinked)
+        problems = page.evaluate(CHECK_PAGE)
+    finally:
+        page.close()
+    assert problems == ["figure image that does not link to its file (to enlarge on a phone): "
+                        '"Exploitability against iterations, falling"'], problems
 
 
 PAGE_BUDGET = 3_000_000
