@@ -11,6 +11,8 @@
 - Every image of the text links to its file, so a reader on a phone, where a two-panel figure is
   squeezed into a 358 px column, taps it and reads it at its natural size (Sphinx does this only
   for images given a width or scale).
+- On the search page read from a file, tools/static/offline_search.js says why results come
+  without extracts and how to get them (serve the folder).
 """
 
 from __future__ import annotations
@@ -62,9 +64,15 @@ def link_images_to_full_size(app, doctree, docname) -> None:
         link.append(image)
 
 
+def add_offline_search_note(app, pagename, templatename, context, doctree) -> None:
+    if pagename == "search":
+        app.add_js_file("offline_search.js")
+
+
 def setup(app):
     app.connect("config-inited", lambda app, config: config.html_static_path.append(str(STATIC)))
     app.add_css_file("book.css")
+    app.connect("html-page-context", add_offline_search_note)
     app.connect("doctree-resolved", drop_thebe_nodes, priority=900)   # after sphinx-thebe's
     app.connect("doctree-resolved", link_images_to_full_size)
     app.connect("html-page-context", drop_thebe, priority=900)

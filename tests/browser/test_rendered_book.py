@@ -420,3 +420,36 @@ def test_page_weight(page_path):
     assert weight <= PAGE_BUDGET, (
         f"{page_path} weighs {weight / 1e6:.2f} MB with its images, more than "
         f"{PAGE_BUDGET / 1e6:.0f} MB: thin its explorers' grids (static=...)")
+
+
+SEARCH_RESULTS = """
+async () => {
+  for (let waited = 0; waited < 20000 && !/Search finished/.test(
+         (document.querySelector("p.search-summary") || {}).textContent || ""); waited += 100) {
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  await new Promise((done) => setTimeout(done, 1000));   // extracts arrive after the titles
+  return {results: document.querySelectorAll("#search-results li").length,
+          extracts: document.querySelectorAll("#search-results li p.context").length,
+          note: !!document.querySelector(".offline-search-note")};
+}
+"""
+
+
+@pytest.mark.parametrize("scheme", ["file", "http"])
+def test_search_finds_pages_and_says_how_to_get_extracts_offline(browser, server_url, scheme):
+    """Served, the search shows extracts; from a file it cannot read them, and says so."""
+    query = "search.html?q=counterfactual+regret"
+    url = (SITE / "search.html").as_uri() + query[len("search.html"):] if scheme == "file" \
+        else server_url + query
+    page = browser.new_page()
+    try:
+        page.goto(url, wait_until="load")
+        found = page.evaluate(SEARCH_RESULTS)
+    finally:
+        page.close()
+    assert found["results"] > 5, found
+    if scheme == "file":
+        assert found["note"], found
+    else:
+        assert not found["note"] and found["extracts"] > 0, found
