@@ -31,13 +31,15 @@ SEED = 0
 OUT = source_path("comparison")
 ABOUT = (
     "Chapter 9's comparison. Each variant runs on each game with evaluations of the average "
-    "strategy's exploitability at the iteration counts of cfrbook.comparison.schedule. Full-width "
-    "variants with alternating updates run 1000 iterations, those with simultaneous updates 2000 "
-    "(the same nodes touched), sampling solvers until they touch the node budget 2|H| x 1000 or "
-    "reach their iteration cap (settings.sampler_caps). Iterations, nodes touched and "
-    "exploitability are reproducible bit for bit. Seconds count iterating only (evaluations "
-    "excluded) and were measured on a shared 2-core machine while other jobs ran "
-    "(machine.load_average): they are noisy, and only their ratios within one run mean much."
+    "strategy's exploitability at the iteration counts of cfrbook.comparison.schedule. Every "
+    "variant runs at least 1000 iterations and on until it has touched the node budget (the nodes "
+    "1000 iterations of CFR with alternating updates touch) or reaches its iteration cap "
+    "(settings.sampler_caps; full_width_cap x 1000 for full-width variants). Nodes are counted by "
+    "one rule: those a solver's walk touches (full-width walks cut the subtrees no one reaches, "
+    "count_pruned=True). Iterations, nodes touched and exploitability are reproducible bit for bit. "
+    "Seconds count iterating only (evaluations excluded) and were measured on a shared 2-core "
+    "machine while other jobs ran (machine.load_average): they are noisy, and only their ratios "
+    "within one run mean much."
 )
 
 
@@ -60,7 +62,7 @@ def write(data, path):
 
 def print_rankings(key, logs, budget):
     at_iterations = comparison.ranking(logs, "iteration", ITERATIONS)
-    at_nodes = comparison.ranking(logs)
+    at_nodes = comparison.ranking(logs, None, budget)
     thesis = [name for name, _ in at_iterations if name in comparison.THESIS_RANKING]
     print(f"\n{comparison.GAMES[key][0]}: ranking after {ITERATIONS} iterations | at equal nodes")
     for k, ((a, row_a), (b, row_b)) in enumerate(zip(at_iterations, at_nodes), start=1):
@@ -83,7 +85,8 @@ def main():
                      "short_deck_max_raises": comparison.SHORT_DECK_MAX_RAISES,
                      "variants": list(comparison.VARIANTS),
                      "thesis_ranking": list(comparison.THESIS_RANKING),
-                     "sampler_caps": {k: comparison.SAMPLER_CAPS[k] for k in args.games}},
+                     "sampler_caps": {k: comparison.SAMPLER_CAPS[k] for k in args.games},
+                     "full_width_cap": comparison.FULL_WIDTH_CAP},
         "machine": {"python": platform.python_version(), "numpy": np.__version__,
                     "cores": os.cpu_count(), "load_average_before": load_before},
         "games": {},

@@ -17,6 +17,7 @@ from cfrlib import games
 from cfrlib.errors import GameError, SolverError
 from cfrlib.solvers import ConvergenceLog, OutcomeSamplingMCCFR
 from cfrlib.solvers.fullwidth import CFR
+from cfrlib.solvers.sampling.common import SamplingSolver
 
 DATA = datasets.source_path("comparison")
 
@@ -81,11 +82,32 @@ def test_node_budget_stops_the_run_where_it_is_reached():
     assert capped.iteration[-1] == 50
 
 
-def test_node_budget_is_alternating_cfr_work():
-    kuhn = games.kuhn()
-    budget = comparison.node_budget(kuhn, 1000)
-    assert budget == CFR(kuhn).iterate(1000).nodes_touched
-    assert budget == CFR(kuhn, alternating=False).iterate(2000).nodes_touched
+def test_node_budget_is_alternating_cfr_work_counted_as_its_walk_touches_nodes():
+    for game, T in ((games.kuhn(), 1000), (games.leduc(), 50)):
+        budget = comparison.node_budget(game, T)
+        assert budget == CFR(game, count_pruned=True).iterate(T).nodes_touched
+        # one walk of the |H| histories per player and iteration, less the cut subtrees
+        full = 2 * game.tree().num_nodes * T
+        assert full > budget > (0.99 * full if game.name == "kuhn" else 0.5 * full), game.name
+
+
+def test_every_variant_counts_its_nodes_by_the_same_rule():
+    """Full-width variants count the walk with unreachable subtrees cut, as samplers do."""
+    leduc = games.leduc()
+    for name in comparison.VARIANTS:
+        solver = comparison.make_solver(name, leduc)
+        if not isinstance(solver, SamplingSolver):
+            assert solver.count_pruned, name
+
+
+def test_equal_nodes_runs_reach_the_budget_and_t_iterations():
+    logs = comparison.run_study("leduc288", 20, variants=["CFR alt.", "CFR simult.", "CFR+"])
+    budget = comparison.node_budget(comparison.make_game("leduc288"), 20)
+    assert logs["CFR alt."].iteration[-1] == 20 and logs["CFR alt."].nodes_touched[-1] == budget
+    for log in logs.values():
+        assert 20 in log.iteration.tolist() and log.nodes_touched[-1] >= budget
+    # simultaneous updates cut more (a subtree goes once both players' reaches are 0)
+    assert logs["CFR simult."].iteration[-1] > 40
 
 
 def test_committed_data_keep_their_budgets(data):
@@ -93,18 +115,17 @@ def test_committed_data_keep_their_budgets(data):
     assert list(data["games"]) == list(comparison.GAMES)
     for key, entry in data["games"].items():
         budget = entry["node_budget"]
-        assert budget == 2 * entry["nodes"] * iterations
+        assert budget == entry["logs"]["CFR alt."]["nodes_touched"][-1]
+        assert budget <= 2 * entry["nodes"] * iterations
         caps = data["settings"]["sampler_caps"][key]
+        cap = data["settings"]["full_width_cap"] * iterations
         for name, raw in entry["logs"].items():
             log = ConvergenceLog.from_dict(raw)
             assert iterations in log.iteration.tolist(), (key, name)
             assert np.all(np.diff(log.iteration) > 0) and np.all(np.diff(log.nodes_touched) > 0)
-            if name in caps:
-                reached = log.nodes_touched[-1] >= budget
-                assert reached or log.iteration[-1] == caps[name], (key, name)
-                assert log.nodes_touched[-2] < budget, (key, name)
-            else:
-                assert log.nodes_touched[-1] == budget, (key, name)
+            reached = log.nodes_touched[-1] >= budget
+            assert reached or log.iteration[-1] == caps.get(name, cap), (key, name)
+            assert log.nodes_touched[-2] < budget or log.iteration[-1] == iterations, (key, name)
 
 
 @pytest.mark.parametrize("key", ["kuhn", "leduc288", "leduc"])
@@ -130,6 +151,8 @@ def test_ranking_and_reading_a_log_at_a_budget():
     assert log_b.exploitability_at(149) == 0.3
     assert [n for n, _ in comparison.ranking(logs, "iteration", 10)] == ["b", "a"]
     assert [n for n, _ in comparison.ranking(logs)] == ["a", "b"]
+    assert [n for n, _ in comparison.ranking(logs, None, 120)] == ["a", "b"]
+    assert [n for n, _ in comparison.ranking(logs, None, 60)] == ["b", "a"]   # (30, 150) vs (10, 100)
     assert [n for n, _ in comparison.ranking(logs, "nodes_touched", 150)] == ["b", "a"]
     with pytest.raises(SolverError, match="'b' was not evaluated at iteration 20"):
         comparison.ranking(logs, "iteration", 20)
