@@ -1,5 +1,6 @@
-"""A pytest plugin over strict nbval: a watchdog on the notebook kernels, and two checks nbval's
-comparison of code cells misses (explorer frames, numbers quoted in the prose).
+"""A pytest plugin over strict nbval: a watchdog on the notebook kernels, and three checks nbval's
+comparison of code cells misses (explorer frames, numbers quoted in the prose, the text of the
+figures).
 
 Loaded by the root ``conftest.py`` (``pytest_plugins``), which puts ``tools/`` on ``sys.path``.
 
@@ -30,10 +31,16 @@ Strict nbval compares code cells' outputs only. The numbers quoted in the prose 
 follow it are evaluated in the same kernel, and the code cell's test fails when one of them no
 longer shows its stored result (or has none). A markdown cell quoting timings is tagged
 ``nbval-ignore-output``, like the code cell that measures them: its results are not compared.
+
+Every kernel checks the figures it saves as images, inline or as explorer frames
+(tools/figure_layout.py, installed when the kernel starts): after each cell the problems found
+(overlapping or cut-off text, text too small once shown in the page's column, a legend over the
+data) fail the cell, naming the figure and the texts.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -44,6 +51,7 @@ import psutil
 import pytest
 
 import user_expressions
+from figure_layout import KERNEL_INSTALL as FIGURE_CHECK_INSTALL
 from frame_check import explorer_differences
 
 from cfrbook.interactive import FRAMES_VARIABLE
@@ -162,6 +170,19 @@ def _restart_and_replay(item, stall: float) -> None:
             kernel.await_idle(msg_id, other.output_timeout)
 
 
+def _user_expressions(notebook, request: dict[str, str], timeout: float) -> dict:
+    """Evaluate ``request`` (``{key: expression}``) in the notebook's kernel, running no cell;
+    the kernel's ``user_expressions`` reply."""
+    kernel = notebook.kernel
+    msg_id = kernel.kc.execute("", store_history=False, allow_stdin=False,
+                               user_expressions=request)
+    reply = kernel.get_message("shell", timeout)
+    while reply["parent_header"].get("msg_id") != msg_id:
+        reply = kernel.get_message("shell", timeout)
+    kernel.await_idle(msg_id, timeout)
+    return reply["content"]["user_expressions"]
+
+
 def _stale_quotes(item) -> list[str]:
     """Evaluate the expressions of the markdown cells after ``item``'s code cell (up to the next
     code cell) in the notebook's kernel; what differs from the results stored in the cells."""
@@ -176,15 +197,9 @@ def _stale_quotes(item) -> list[str]:
         found = user_expressions.expressions(cell.source) if cell.cell_type == "markdown" else []
         if not found or "nbval-ignore-output" in cell.metadata.get("tags", []):
             continue
-        kernel = notebook.kernel
-        msg_id = kernel.kc.execute("", store_history=False, allow_stdin=False,
-                                   user_expressions=user_expressions.request(found))
-        reply = kernel.get_message("shell", timeout)
-        while reply["parent_header"].get("msg_id") != msg_id:
-            reply = kernel.get_message("shell", timeout)
-        kernel.await_idle(msg_id, timeout)
+        results = _user_expressions(notebook, user_expressions.request(found), timeout)
         saved = user_expressions.stored(cell)
-        for entry in user_expressions.entries(found, reply["content"]["user_expressions"]):
+        for entry in user_expressions.entries(found, results):
             now = user_expressions.shown(entry["result"])
             if entry["expression"] not in saved:
                 stale.append(f"cell {number} (markdown): {{eval}}`{entry['expression']}` has no "
@@ -243,6 +258,7 @@ def _setup_with_retry(notebook, setup) -> None:
             raise
         notebook.warn(pytest.PytestWarning(f"{notebook.nodeid}: {error}; starting it again"))
         setup()
+    _install_figure_check(notebook)
 
 
 _EXPLORER_DATA = re.compile(r'class="cfrlib-explorer-data">(.*?)</script>', re.DOTALL)
@@ -269,9 +285,33 @@ def _check_explorer_frames(item) -> None:
                         "notebook: make execute NB=...):\n  " + "\n  ".join(found), pytrace=False)
 
 
+def _install_figure_check(notebook) -> None:
+    """Make the notebook's kernel check every figure it saves (tools/figure_layout.py)."""
+    found = _user_expressions(notebook, {"installed": FIGURE_CHECK_INSTALL}, 60)
+    if found["installed"].get("status") != "ok":
+        raise RuntimeError(f"{notebook.nodeid}: the figure check could not be installed in "
+                           f"its kernel: {found['installed']}")
+
+
+def _check_figures(item) -> None:
+    """Fail the cell if a figure it drew has text a reader cannot read (tools/figure_layout.py):
+    overlapping or cut-off text, text too small on the page, a legend over the data."""
+    found = _user_expressions(item.parent, {"found": "__import__('figure_layout').take()"},
+                              item.config.option.nbval_cell_timeout)["found"]
+    if found.get("status") != "ok":
+        pytest.fail(f"{item.parent.nodeid}, cell {item.cell_num}: the figure check failed in "
+                    f"the kernel: {found}", pytrace=False)
+    problems = ast.literal_eval(found["data"]["text/plain"])
+    if problems:
+        pytest.fail(f"{item.parent.nodeid}, cell {item.cell_num}: {len(problems)} problem(s) "
+                    "with the text of its figures, as the page shows them:\n  "
+                    + "\n  ".join(problems), pytrace=False)
+
+
 def _run_cell(item, runtest) -> None:
     _guarded_runtest(item, runtest)
     _check_explorer_frames(item)
+    _check_figures(item)
 
 
 def pytest_itemcollected(item):

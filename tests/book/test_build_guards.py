@@ -68,7 +68,7 @@ def _notebook(path: Path, cells: list, title: str | None = None) -> None:
 def _test_setup(root: Path) -> Path:
     """The test configuration of this repository in ``root``; returns its chapters folder."""
     for name in ("pytest.ini", "conftest.py", "tools/nbval_watchdog.py", "tools/user_expressions.py",
-                 "tools/frame_check.py", "tests/nbval_sanitize.cfg"):
+                 "tools/frame_check.py", "tools/figure_layout.py", "tests/nbval_sanitize.cfg"):
         (root / name).parent.mkdir(exist_ok=True)
         shutil.copy(ROOT / name, root / name)
     return root / "chapters"
@@ -210,6 +210,36 @@ def test_nbval_fails_on_a_stale_or_missing_quoted_number(tmp_path):
     assert "cell 1 (markdown): {eval}`x` shows 41 (stored) but evaluates to 42" in run.stdout
     assert ("cell 1 (markdown): {eval}`x` has no stored result (it evaluates to 42)"
             in run.stdout)
+
+
+def test_nbval_fails_on_a_figure_a_reader_cannot_read(tmp_path):
+    """tools/nbval_watchdog.py checks every figure a cell saves as an image, inline or not
+    (tools/figure_layout.py), and fails the cell naming the figure and the texts; the legible
+    twin passes."""
+    chapters = _test_setup(tmp_path)
+    draw = ("import matplotlib.pyplot as plt\n"
+            "fig, ax = plt.subplots(layout='constrained')\n"
+            "ax.plot([0, 1], [0, 1], label='diagonal')\n"
+            "ax.set_title('a curve')\n"
+            "ax.legend(loc='{where}')\n"
+            "fig.savefig(__import__('io').BytesIO(), format='png')\n"
+            "plt.close(fig)\n"
+            "print('drawn')")
+    for name, where in (("legible", "upper left"), ("covered", "center")):
+        _notebook(chapters / f"{name}.ipynb", [(draw.format(where=where), "drawn\n")])
+
+    report = tmp_path / "report.xml"
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={report}"],
+        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=600,
+    )
+    outcome = _outcomes(report)
+    assert run.returncode == 1, run.stdout[-3000:]
+    assert outcome["legible"] == ["passed"], run.stdout[-3000:]
+    assert outcome["covered"] == ["failed"], run.stdout[-3000:]
+    assert ("chapters/covered.ipynb, cell 0: 1 problem(s) with the text of its figures, as the "
+            "page shows them:\n  figure 'a curve': the legend ('diagonal') covers points of "
+            "'diagonal'") in run.stdout
 
 
 def _kernels_in(folder: Path) -> list[int]:

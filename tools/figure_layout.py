@@ -1,0 +1,246 @@
+"""Check a figure's text as the book's page shows it, with matplotlib's own text extents.
+
+:func:`install` (in a notebook's kernel, by tools/nbval_watchdog.py under ``make test`` and by
+tools/execute-notebooks) makes every figure saved as an image, a cell's inline PNG and every
+explorer frame of ``cfrbook.interactive`` alike, be looked at during the very draw that makes
+the image, in the image's own pixels. It records what a reader could not read:
+
+* two texts whose boxes overlap by more than ``SLACK_PX`` both ways (titles, axis labels, tick
+  labels, legend entries, annotations);
+* a text that leaves the image;
+* a legend over a plotted point: a line's vertices and the segments between them, a scatter's
+  points, a line collection's segments, inside the axes the legend lies over;
+* a text smaller than ``MIN_TEXT_PX`` once the image is scaled to the page's text column
+  (``COLUMN_PX`` wide at a 1280 px window: a wider image is shrunk to fit it).
+
+:func:`take` returns what was found since its last call, a line a problem, naming the figure by
+its titles and the texts by their words. :func:`problems` checks one figure directly.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+COLUMN_PX = 750
+"""Width in pixels of the text column of a page at 1280 px (``cfrbook.plotting.COLUMN_WIDTH``
+inches at 100 dpi): a wider image is shown shrunk to it."""
+MIN_TEXT_PX = 9.0
+"""The smallest font size, in pixels of the page, that a figure's text may have."""
+SLACK_PX = 1.0
+"""Boxes may touch or overlap by this much (pixels of the image) without counting."""
+DENSIFY_PX = 2.0
+"""A line's segments are checked against a legend every this many pixels."""
+
+
+@dataclass
+class _Draw:
+    """The texts one draw of a figure drew, in the order it drew them."""
+    renderer: Any
+    texts: list = field(default_factory=list)
+    seen: set = field(default_factory=set)
+
+
+@dataclass
+class _Print:
+    """One image being saved: the problems of its last draw (the one that made the image)."""
+    figure: Any
+    problems: list[str] | None = None
+
+
+_drawing: _Draw | None = None
+_printing: _Print | None = None
+_found: list[str] = []
+_installed = False
+
+
+def _words(text) -> str:
+    words = " ".join(text.get_text().split())
+    return repr(words if len(words) <= 48 else words[:45] + "...")
+
+
+def figure_name(figure) -> str:
+    """The figure's titles (suptitle, then each axes' titles), or its first axis labels."""
+    titles = [figure.get_suptitle()] if hasattr(figure, "get_suptitle") else []
+    titles += [ax.get_title(loc) for ax in figure.axes for loc in ("left", "center", "right")]
+    titles = [" ".join(t.split()) for t in titles if t and t.strip()]
+    if not titles:
+        titles = [f"{ax.get_xlabel()} / {ax.get_ylabel()}" for ax in figure.axes[:1]]
+    name = " | ".join(titles[:3]) + (" | ..." if len(titles) > 3 else "")
+    return f"figure {name!r}" if name.strip(" /") else "an untitled figure"
+
+
+def _overlap(a, b) -> tuple[float, float]:
+    return min(a.x1, b.x1) - max(a.x0, b.x0), min(a.y1, b.y1) - max(a.y0, b.y0)
+
+
+def _inside(points: np.ndarray, box, slack: float = 0.0) -> np.ndarray:
+    return ((points[:, 0] > box.x0 + slack) & (points[:, 0] < box.x1 - slack)
+            & (points[:, 1] > box.y0 + slack) & (points[:, 1] < box.y1 - slack))
+
+
+def _densify(points: np.ndarray) -> np.ndarray:
+    """The points of a polyline every ``DENSIFY_PX`` pixels (gaps at NaN kept as gaps)."""
+    pieces = [points[:1]]
+    for a, b in zip(points[:-1], points[1:]):
+        if not (np.isfinite(a).all() and np.isfinite(b).all()):
+            pieces.append(b[None])
+            continue
+        steps = int(min(np.hypot(*(b - a)) / DENSIFY_PX, 2000)) + 1
+        pieces.append(a + np.outer(np.arange(1, steps + 1) / steps, b - a))
+    return np.concatenate(pieces)
+
+
+def _plotted(ax) -> list[tuple[str, np.ndarray]]:
+    """``(label, points in display pixels)`` of what ``ax`` plots: lines and collections."""
+    import matplotlib.collections as mcoll
+
+    found = []
+    for line in ax.lines:
+        if not line.get_visible() or not len(line.get_xydata()):
+            continue
+        points = line.get_transform().transform(line.get_xydata())
+        if line.get_linestyle() not in ("None", "", " ", "none"):
+            points = _densify(points)
+        found.append((line.get_label(), points))
+    for collection in ax.collections:
+        if not collection.get_visible():
+            continue
+        if isinstance(collection, mcoll.LineCollection):
+            segments = [collection.get_transform().transform(np.asarray(s))
+                        for s in collection.get_segments() if len(s)]
+            if segments:
+                found.append((collection.get_label(),
+                              np.concatenate([_densify(s) for s in segments])))
+        elif isinstance(collection, mcoll.PathCollection) and len(collection.get_offsets()):
+            offsets = np.asarray(collection.get_offsets(), dtype=float)
+            found.append((collection.get_label(),
+                          collection.get_offset_transform().transform(offsets)))
+    return found
+
+
+def _analyse(figure, draw: _Draw) -> list[str]:
+    renderer = draw.renderer
+    width, height = float(renderer.width), float(renderer.height)
+    page_px_per_point = renderer.points_to_pixels(1.0) * min(1.0, COLUMN_PX / width)
+    boxes = [(text, text.get_window_extent(renderer)) for text in draw.texts]
+    boxes = [(t, b) for t, b in boxes if b.width > 0 and b.height > 0 and np.isfinite(b.bounds).all()]
+    found = []
+    for k, (a, box_a) in enumerate(boxes):
+        for b, box_b in boxes[k + 1:]:
+            dx, dy = _overlap(box_a, box_b)
+            if dx > SLACK_PX and dy > SLACK_PX:
+                found.append(f"texts overlap ({dx:.0f} x {dy:.0f} px at x = {max(box_a.x0, box_b.x0):.0f}, "
+                             f"y = {height - min(box_a.y1, box_b.y1):.0f} from the top left): "
+                             f"{_words(a)} and {_words(b)}")
+    for text, box in boxes:
+        if box.x0 < -SLACK_PX or box.y0 < -SLACK_PX or box.x1 > width + SLACK_PX \
+                or box.y1 > height + SLACK_PX:
+            found.append(f"text cut off at the edge of the {width:.0f} x {height:.0f} px image: "
+                         f"{_words(text)}")
+        size = text.get_fontsize() * page_px_per_point
+        if size < MIN_TEXT_PX - 1e-9:
+            found.append(f"text {size:.1f} px high on the page (at least {MIN_TEXT_PX:g}; the "
+                         f"{width:.0f} px image is shown {min(width, COLUMN_PX):.0f} px wide): "
+                         f"{_words(text)}")
+    legends = [ax.get_legend() for ax in figure.axes] + list(figure.legends)
+    for legend in legends:
+        if legend is None or not legend.get_visible():
+            continue
+        legend_box = legend.get_window_extent(renderer)
+        for ax in figure.axes:
+            if not ax.get_visible():
+                continue
+            ax_box = ax.get_window_extent(renderer)
+            if min(_overlap(legend_box, ax_box)) <= 0:
+                continue
+            for label, points in _plotted(ax):
+                points = points[np.isfinite(points).all(axis=1)]
+                points = points[_inside(points, ax_box)]
+                if _inside(points, legend_box, SLACK_PX).any():
+                    name = repr(label) if label and not label.startswith("_") else "a curve"
+                    entries = ", ".join(_words(t) for t in legend.get_texts()[:3])
+                    found.append(f"the legend ({entries}) covers points of {name}")
+    return found
+
+
+def problems(figure, **savefig: Any) -> list[str]:
+    """What :mod:`figure_layout` finds in ``figure`` saved as a PNG with ``savefig`` options."""
+    import io
+
+    install()
+    global _printing
+    outer, _printing = _printing, _Print(figure)
+    try:
+        figure.savefig(io.BytesIO(), format="png", **savefig)
+        return list(_printing.problems or [])
+    finally:
+        _printing = outer
+
+
+def take() -> list[str]:
+    """The problems found since the last call (and forget them)."""
+    found = list(_found)
+    _found.clear()
+    return found
+
+
+def install() -> None:
+    """Look at every figure saved from now on in this process (idempotent)."""
+    global _installed
+    if _installed:
+        return
+    from matplotlib.backend_bases import FigureCanvasBase
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+
+    text_draw, figure_draw, print_figure = Text.draw, Figure.draw, FigureCanvasBase.print_figure
+
+    @functools.wraps(text_draw)
+    def draw_text(self, renderer, *args, **kwargs):
+        text_draw(self, renderer, *args, **kwargs)
+        draw = _drawing
+        if draw is not None and renderer is draw.renderer and self.get_visible() \
+                and self.get_text().strip() and id(self) not in draw.seen:
+            draw.seen.add(id(self))
+            draw.texts.append(self)
+
+    @functools.wraps(figure_draw)
+    def draw_figure(self, renderer, *args, **kwargs):
+        global _drawing
+        outer, _drawing = _drawing, _Draw(renderer)
+        try:
+            figure_draw(self, renderer, *args, **kwargs)
+            draw = _drawing
+        finally:
+            _drawing = outer
+        if _printing is not None and _printing.figure is self and hasattr(renderer, "width"):
+            _printing.problems = _analyse(self, draw)   # the last draw is the image's
+
+    @functools.wraps(print_figure)
+    def print_and_check(self, *args, **kwargs):
+        global _printing
+        outer, _printing = _printing, (_printing if _printing is not None
+                                       and _printing.figure is self.figure else _Print(self.figure))
+        try:
+            result = print_figure(self, *args, **kwargs)
+            printing = _printing
+        finally:
+            _printing = outer
+        if outer is None and printing.problems:
+            _found.extend(f"{figure_name(self.figure)}: {p}" for p in printing.problems)
+        return result
+
+    Text.draw = draw_text
+    Figure.draw = draw_figure
+    FigureCanvasBase.print_figure = print_and_check
+    _installed = True
+
+
+KERNEL_INSTALL = (f"(__import__('sys').path.insert(0, {str(Path(__file__).resolve().parent)!r}), "
+                  "__import__('figure_layout').install())")
+"""An expression that installs the check in a notebook's kernel (a ``user_expression``)."""
