@@ -284,12 +284,16 @@ def draw_game_tree(game: Game, ax: Axes | None = None, max_nodes: int = 400,
     Markers: chance nodes are grey diamonds, player 0's nodes circles, player 1's squares,
     terminals small dots with player 0's payoff below. The nodes of one information set share
     a fill colour and are joined by a dashed arc (one arc per pair of neighbours, so an infoset
-    of ``k`` nodes has ``k - 1`` arcs). Edges carry the action names (``action_labels="full"``),
-    their first letters where these tell the actions apart (``"short"``: ``p`` for ``pass``, the
-    letters of Kuhn's infoset keys), or nothing (``None``). ``highlight`` lists action names from
-    the root (a history, e.g. ``("K", "Q", "pass")``) whose path is drawn thick. Returns ``ax``.
+    of ``k`` nodes has ``k - 1`` arcs); a player's infosets take the six colours of
+    :data:`OKABE_ITO` other than yellow and black in turn, so that up to six infosets of one
+    player are told apart. Edges carry the action names (``action_labels="full"``), their
+    first letters where these tell the actions apart (``"short"``: ``p`` for ``pass``, the
+    letters of Kuhn's infoset keys), or nothing (``None``), beside the edge's middle.
+    ``highlight`` lists action names from the root (a history, e.g. ``("K", "Q", "pass")``)
+    whose path is drawn thick. The figure it makes is as wide as the book's column for up to
+    30 leaves. Returns ``ax``.
     """
-    import matplotlib.pyplot as plt
+    import matplotlib as mpl
     from matplotlib.collections import LineCollection
 
     tree = game.tree()
@@ -300,7 +304,7 @@ def draw_game_tree(game: Game, ax: Axes | None = None, max_nodes: int = 400,
     path = _path_nodes(tree, edge_labels, highlight)
     if ax is None:
         leaves = int(np.count_nonzero(tree.num_children == 0))
-        _, ax = new_figure(width=max(6.0, 0.3 * leaves), height=0.9 * (tree.depth_max + 1) + 0.6)
+        _, ax = new_figure(width=max(6.0, 0.25 * leaves), height=0.95 * (tree.depth_max + 1) + 0.6)
     children = np.flatnonzero(tree.parent >= 0)
     parents = tree.parent[children]
     segments = np.stack([np.column_stack([x[parents], y[parents]]),
@@ -308,53 +312,53 @@ def draw_game_tree(game: Game, ax: Axes | None = None, max_nodes: int = 400,
     on_path = np.isin(children, path)
     ax.add_collection(LineCollection(list(segments[~on_path]), colors="#9a9a9a", linewidths=0.8, zorder=1))
     if on_path.any():
-        ax.add_collection(LineCollection(list(segments[on_path]), colors="#e67e22", linewidths=3.0,
-                                         zorder=2, label="history"))
+        ax.add_collection(LineCollection(list(segments[on_path]), colors=OKABE_ITO["black"],
+                                         linewidths=3.0, zorder=2, label="history"))
     if action_labels not in ("short", "full", None):
         raise CfrlibError(f"draw_game_tree: action_labels must be 'short', 'full' or None, "
                           f"got {action_labels!r}")
     if action_labels:
         shown = _short_labels(tree, edge_labels) if action_labels == "short" else edge_labels
         for c, p in zip(children, parents):
-            t = 0.5 if tree.player[p] == CHANCE else 0.7  # near the child, clear of the parent
-            ax.text((1 - t) * x[p] + t * x[c], (1 - t) * y[p] + t * y[c], shown[c], fontsize=9,
-                    ha="center",
-                    va="center", color="#555555", zorder=3,
-                    bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.8))
+            out = -1 if x[c] < x[p] else 1  # beside the edge, away from its siblings
+            ax.annotate(shown[c], ((x[p] + x[c]) / 2, (y[p] + y[c]) / 2), xytext=(3 * out, 0),
+                        textcoords="offset points", fontsize="large",
+                        ha="right" if out < 0 else "left", va="center", color="#444444", zorder=3,
+                        bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.8))
 
-    cmap = plt.get_cmap("tab20")
-    fills = [cmap(I % 20) for I in range(tree.num_infosets)]
+    rank = [int(np.count_nonzero(tree.infoset_player[:I] == tree.infoset_player[I]))
+            for I in range(tree.num_infosets)]  # the infoset's place among its player's
+    palette = [c for name, c in OKABE_ITO.items() if name not in ("yellow", "black")]
+    fills = [palette[k % len(palette)] for k in rank]
     for I in range(tree.num_infosets):
         members = np.flatnonzero(tree.infoset == I)
         members = members[np.argsort(x[members])]
         for a, b in zip(members[:-1], members[1:]):
             xs, ys = _arc(x[a], x[b], y[a])
-            ax.plot(xs, ys, ls="--", lw=1.2, color=fills[I], zorder=2, gid="infoset-arc")
+            ax.plot(xs, ys, ls="--", lw=1.4, color=fills[I], zorder=2, gid="infoset-arc")
     kinds = ((CHANCE, "D", "chance"), (0, "o", "player 0"), (1, "s", "player 1"),
              (TERMINAL, ".", "terminal"))
     for who, marker, label in kinds:
         nodes = np.flatnonzero(tree.player == who)
         if nodes.size == 0:
             continue
-        face: str | list[tuple[float, float, float, float]]  # one colour, or each node's infoset's
-        if who in (0, 1):
-            face = [fills[I] for I in tree.infoset[nodes]]
-        else:
-            face = PLAYER_COLORS[who]
-        ax.scatter(x[nodes], y[nodes], s=90 if who != TERMINAL else 30, marker=marker,
+        face = [fills[I] for I in tree.infoset[nodes]] if who in (0, 1) else PLAYER_COLORS[who]
+        ax.scatter(x[nodes], y[nodes], s=110 if who != TERMINAL else 30, marker=marker,
                    c=face, edgecolors=PLAYER_COLORS[who], linewidths=1.6, zorder=4,
                    label=label, gid="nodes")
     if infoset_labels:
         for node in np.flatnonzero(tree.infoset >= 0):
-            ax.text(x[node] + 0.22, y[node] + 0.12, tree.infoset_keys[tree.infoset[node]],
-                    fontsize=9, ha="left", va="bottom", color=PLAYER_COLORS[int(tree.player[node])],
-                    zorder=5)
+            ax.annotate(tree.infoset_keys[tree.infoset[node]], (x[node], y[node]), xytext=(6, 6),
+                        textcoords="offset points", fontsize="large", ha="left", va="bottom",
+                        color=PLAYER_COLORS[int(tree.player[node])], zorder=5,
+                        bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.8))
     if payoffs:
         for node in tree.terminal_node:
-            ax.text(x[node], y[node] - 0.18, f"{tree.payoff[node]:+g}", fontsize=9, ha="center",
-                    va="top", zorder=5)
-    ax.set_xlim(x.min() - 0.8, x.max() + 0.8)
-    ax.set_ylim(y.min() - 0.6, 0.5)
+            ax.annotate(f"{tree.payoff[node]:+g}", (x[node], y[node]), xytext=(0, -5),
+                        textcoords="offset points", fontsize=0.9 * mpl.rcParams["font.size"],
+                        ha="center", va="top", zorder=5)
+    ax.set_xlim(x.min() - 0.6, x.max() + 0.6)
+    ax.set_ylim(y.min() - 0.5, 0.3)
     ax.set_yticks(-np.arange(tree.depth_max + 1))
     ax.set_yticklabels([str(d) for d in range(tree.depth_max + 1)])
     ax.set_ylabel("depth (moves from the root)")
@@ -362,7 +366,7 @@ def draw_game_tree(game: Game, ax: Axes | None = None, max_nodes: int = 400,
     ax.grid(False)
     for side in ("top", "right", "bottom"):
         ax.spines[side].set_visible(False)
-    ax.legend(loc="upper right", ncols=5)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=5)
     return ax
 
 
