@@ -20,30 +20,32 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch  # noqa: E402
 
 DEFAULT_OUTPUT = Path(__file__).resolve().parent.parent / "chapters" / "images" / "family_tree.svg"
 
-# name: (x, y, label, where the book treats it); families share a colour
+# name: (x, y, label, where the book treats it); families share a colour. Top to bottom: regret
+# matching, CFR, then the sampling family (left) and the full-width family (middle, right), so
+# that the figure fits the text column with its text at least 9 px high (tests/test_family_tree.py).
 NODES = {
-    "rm": (0.0, 0.0, "Regret matching\nHart & Mas-Colell 2000", "chapter 1"),
-    "cfr": (3.9, 0.0, "CFR\nZinkevich et al. 2007", "chapter 4"),
-    "cs": (8.0, 2.3, "Chance sampling\nZinkevich et al. 2007", "chapter 5"),
-    "es": (8.0, 1.2, "External sampling\nLanctot et al. 2009", "chapter 6"),
-    "os": (8.0, 0.1, "Outcome sampling\nLanctot et al. 2009", "chapter 6"),
-    "plus": (5.5, -2.2, "CFR+\nTammelin 2014", "chapter 7"),
-    "linear": (9.5, -2.2, "Linear CFR\nBrown & Sandholm 2019", "chapter 7"),
-    "dcfr": (13.5, -2.2, "DCFR\nBrown & Sandholm 2019", "chapter 8"),
-    "pcfr": (13.5, 0.1, "Predictive CFR+\nFarina et al. 2021", "chapters 8, 9"),
+    "rm": (0.0, 3.5, "Regret matching\nHart & Mas-Colell 2000", "chapter 1"),
+    "cfr": (0.0, 2.2, "CFR\nZinkevich et al. 2007", "chapter 4"),
+    "cs": (-3.4, 0.8, "Chance sampling\nZinkevich et al. 2007", "chapter 5"),
+    "es": (-3.4, -0.5, "External sampling\nLanctot et al. 2009", "chapter 6"),
+    "os": (-3.4, -1.8, "Outcome sampling\nLanctot et al. 2009", "chapter 6"),
+    "plus": (0.0, 0.8, "CFR+\nTammelin 2014", "chapter 7"),
+    "linear": (0.0, -0.5, "Linear CFR\nBrown & Sandholm 2019", "chapter 7"),
+    "dcfr": (0.0, -1.8, "DCFR\nBrown & Sandholm 2019", "chapter 8"),
+    "pcfr": (3.4, 0.8, "Predictive CFR+\nFarina et al. 2021", "chapters 8, 9"),
 }
 FAMILY = {"rm": "#eeeeee", "cfr": "#d6e4f5", "cs": "#fde2c8", "es": "#fde2c8", "os": "#fde2c8",
           "plus": "#d9f0d3", "linear": "#d9f0d3", "dcfr": "#d9f0d3", "pcfr": "#d9f0d3"}
 # (from, to, label, where the label goes: x, y, horizontal and vertical alignment)
 EDGES = [
-    ("rm", "cfr", "at every\ninformation set", (1.95, 0.08, "center", "bottom")),
+    ("rm", "cfr", "at every information set", (0.15, 2.85, "left", "center")),
     ("cfr", "cs", "", None),
     ("cfr", "es", "", None),
     ("cfr", "os", "", None),
-    ("cfr", "plus", "regret matching+,\nlinear average", (5.0, -1.0, "left", "center")),
-    ("plus", "linear", "weight iteration t\nby t", (7.5, -2.12, "center", "bottom")),
-    ("linear", "dcfr", "discount by\n(\u03b1, \u03b2, \u03b3)", (11.5, -2.12, "center", "bottom")),
-    ("plus", "pcfr", "predict the next regret", (10.9, -1.2, "center", "top")),
+    ("cfr", "plus", "regret matching+,\nlinear average", (0.15, 1.5, "left", "center")),
+    ("plus", "linear", "weight iteration t by t", (0.15, 0.15, "left", "center")),
+    ("linear", "dcfr", "discount by (\u03b1, \u03b2, \u03b3)", (0.15, -1.15, "left", "center")),
+    ("plus", "pcfr", "predict the\nnext regret", (1.7, 0.88, "center", "bottom")),
 ]
 BOX_W, BOX_H = 2.5, 0.8
 
@@ -61,7 +63,7 @@ def draw(output: Path) -> Path:
     """Render the figure to ``output`` (SVG) and return the path."""
     plt.rcParams.update({"svg.hashsalt": "cfrlib-family-tree", "svg.fonttype": "path",
                          "font.size": 10})
-    xlim, ylim, inches_per_unit = (-1.5, 15.0), (-3.5, 3.2), 0.8
+    xlim, ylim, inches_per_unit = (-4.75, 4.75), (-2.75, 4.0), 1.0
     fig = plt.figure(figsize=((xlim[1] - xlim[0]) * inches_per_unit,
                               (ylim[1] - ylim[0]) * inches_per_unit))
     ax = fig.add_axes((0, 0, 1, 1))
@@ -70,19 +72,21 @@ def draw(output: Path) -> Path:
                                     boxstyle="round,pad=0.04,rounding_size=0.1",
                                     fc=FAMILY[key], ec="#444444", lw=1.0))
         ax.text(x, y, label, ha="center", va="center", fontsize=10, linespacing=1.4)
-        ax.text(x - BOX_W / 2 + 0.05, y - BOX_H / 2 - 0.1, where, ha="left", va="top", fontsize=8.5,
+        ax.text(x - BOX_W / 2 + 0.05, y - BOX_H / 2 - 0.08, where, ha="left", va="top", fontsize=9,
                 color="#555555", style="italic")
     for start, end, label, place in EDGES:
         a, b = _edge_points(NODES[start][:2], NODES[end][:2])
+        if end in ("cs", "es", "os"):  # from CFR's left side down the gap between the columns
+            a = (NODES[start][0] - BOX_W / 2 - 0.08, NODES[start][1])
+            b = (NODES[end][0] + BOX_W / 2 + 0.08, NODES[end][1])
         ax.add_patch(FancyArrowPatch(a, b, arrowstyle="-|>", mutation_scale=14, lw=1.2,
                                      color="#444444", shrinkA=0, shrinkB=0))
         if label:
             x, y, ha, va = place
-            ax.text(x, y, label, ha=ha, va=va, fontsize=8.5, color="#333333", linespacing=1.2,
-                    rotation=0)
-    ax.text(8.0, 2.95, "Monte Carlo CFR: sample part of the tree each iteration", ha="center",
-            fontsize=9.5, color="#a0522d")
-    ax.text(9.5, -3.25, "full width, faster convergence", ha="center", fontsize=9.5,
+            ax.text(x, y, label, ha=ha, va=va, fontsize=9, color="#333333", linespacing=1.2)
+    ax.text(-3.4, 2.2, "Monte Carlo CFR:\nsample part of the tree\neach iteration", ha="center",
+            va="center", fontsize=9.5, color="#a0522d", linespacing=1.3)
+    ax.text(1.7, -2.55, "full width, faster convergence", ha="center", fontsize=9.5,
             color="#2e7d32")
     ax.set_xlim(*xlim)
     ax.set_ylim(*ylim)
