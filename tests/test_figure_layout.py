@@ -85,6 +85,22 @@ def test_a_legend_over_a_segment_between_two_far_points():
     assert any("covers points of 'diagonal'" in p for p in found), found
 
 
+def test_a_legend_over_a_bar():
+    import matplotlib.pyplot as plt
+
+    fig, ax = plotting.new_figure()
+    ax.bar(["a", "b", "c"], [1.0, 3.0, 2.0], label="wins")
+    ax.plot([0, 2], [0.2, 0.2], label="floor")
+    ax.legend(loc="center")
+    found = figure_layout.problems(fig)
+    ax.set_ylim(0, 6)
+    ax.legend(loc="upper left")
+    clear = figure_layout.problems(fig)
+    plt.close(fig)
+    assert any("covers points of 'wins'" in p for p in found), found
+    assert clear == []
+
+
 def test_text_too_small_once_a_wide_figure_is_shrunk_to_the_column():
     import matplotlib.pyplot as plt
 

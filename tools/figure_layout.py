@@ -9,7 +9,8 @@ the image, in the image's own pixels. It records what a reader could not read:
   labels, legend entries, annotations);
 * a text that leaves the image;
 * a legend over a plotted point: a line's vertices and the segments between them, a scatter's
-  points, a line collection's segments, inside the axes the legend lies over;
+  points, a line collection's segments, the area of a bar, inside the axes the legend lies
+  over;
 * a text smaller than ``MIN_TEXT_PX`` once the image is scaled to the page's text column
   (``COLUMN_PX`` wide at a 1280 px window: a wider image is shrunk to fit it).
 
@@ -98,6 +99,7 @@ def _densify(points: np.ndarray) -> np.ndarray:
 def _plotted(ax) -> list[tuple[str, np.ndarray]]:
     """``(label, points in display pixels)`` of what ``ax`` plots: lines and collections."""
     import matplotlib.collections as mcoll
+    from matplotlib.container import BarContainer
 
     found = []
     for line in ax.lines:
@@ -120,7 +122,21 @@ def _plotted(ax) -> list[tuple[str, np.ndarray]]:
             offsets = np.asarray(collection.get_offsets(), dtype=float)
             found.append((collection.get_label(),
                           collection.get_offset_transform().transform(offsets)))
+    for container in ax.containers:
+        if isinstance(container, BarContainer):
+            bars = [_area(bar.get_transform().transform(bar.get_path().vertices))
+                    for bar in container.patches if bar.get_visible()]
+            if bars:
+                found.append((container.get_label(), np.concatenate(bars)))
     return found
+
+
+def _area(corners: np.ndarray) -> np.ndarray:
+    """A grid of points every ``DENSIFY_PX`` pixels over the box spanned by ``corners``."""
+    (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+    xs = np.linspace(x0, x1, int((x1 - x0) / DENSIFY_PX) + 2)
+    ys = np.linspace(y0, y1, int((y1 - y0) / DENSIFY_PX) + 2)
+    return np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
 
 
 def _analyse(figure, draw: _Draw) -> list[str]:
