@@ -235,7 +235,7 @@ def run_study(key: str, iterations: int = 1000, equal_nodes: bool = True,
     return logs
 
 
-def equal_nodes_row(log: ConvergenceLog, nodes: int) -> _Row:
+def equal_nodes_row(log: ConvergenceLog, nodes: float) -> _Row:
     """The row where the run first touched ``nodes`` nodes, or its last row if it never did
     (a run stopped by its iteration cap)."""
     if not log.rows:

@@ -7,7 +7,8 @@
 * :func:`draw_game_tree` draws a small extensive-form game with its information sets marked;
 * :func:`plot_simplex` draws three-action strategies as points of the probability triangle;
 * :data:`VARIANT_STYLES` and :func:`variant_style` give each CFR variant one colour, line style
-  and marker for every figure.
+  and marker for every figure (:func:`plot_convergence` uses them for curves named after a
+  variant).
 
 matplotlib is imported inside the functions, so ``import cfrbook.plotting`` does not load it.
 """
@@ -87,14 +88,27 @@ marker, so that curves stay apart in grey print and for colour-blind readers: da
 hollow markers for simultaneous updates, solid lines for the alternating originals."""
 
 
-def variant_style(name: str, markevery: float = 0.1, **overrides: Any) -> PlotStyle:
+VARIANT_ALIASES: dict[str, str] = {"CFR": "CFR alt.", "DCFR": "DCFR alt.",
+                                   "external sampling": "ES-MCCFR", "outcome sampling": "OS-MCCFR"}
+"""The names the chapters' prose gives some variants, and the key of their style: plain "CFR"
+and "DCFR" update alternately, as the book's solvers do by default."""
+
+
+def variant_style(name: str, markevery: float | None = 0.1, **overrides: Any) -> PlotStyle:
     """``ax.plot`` keyword arguments for the variant ``name`` (a key of
-    :data:`VARIANT_STYLES`): its colour, line style and marker, markers spaced ``markevery``
-    of the axes apart (a float, as in matplotlib), then ``overrides``."""
-    if name not in VARIANT_STYLES:
+    :data:`VARIANT_STYLES` or of :data:`VARIANT_ALIASES`): its colour, line style and marker,
+    markers spaced ``markevery`` of the axes apart (a float, as in matplotlib), then
+    ``overrides``."""
+    key = VARIANT_ALIASES.get(name, name)
+    if key not in VARIANT_STYLES:
         raise CfrlibError(f"variant_style: no style for {name!r}; the variants are "
-                          f"{list(VARIANT_STYLES)}")
-    return {**VARIANT_STYLES[name], "ms": 5, "markevery": markevery, **overrides}
+                          f"{list(VARIANT_STYLES)}, also called {list(VARIANT_ALIASES)}")
+    return {**VARIANT_STYLES[key], "ms": 5, "markevery": markevery, **overrides}
+
+
+def is_variant(name: str) -> bool:
+    """Whether ``name`` is a variant :func:`variant_style` knows (a key or an alias)."""
+    return VARIANT_ALIASES.get(name, name) in VARIANT_STYLES
 
 AXIS_LABELS: dict[str, str] = {
     "iteration": "iterations $T$",
@@ -193,12 +207,15 @@ def plot_loglog(x: ArrayLike | Mapping[str, ArrayLike], series: Mapping[str, Arr
 
 
 def plot_convergence(logs: Logs, x: Column = "iteration", y: Column = "exploitability",
-                     ax: Axes | None = None, labels: Sequence[str] | None = None) -> Axes:
+                     ax: Axes | None = None, labels: Sequence[str] | None = None,
+                     styles: Mapping[str, PlotStyle] | None = None) -> Axes:
     """Exploitability of the average strategy against ``x`` for one or more convergence logs.
 
     ``logs`` is a :class:`~cfrlib.solvers.base.ConvergenceLog`, a list of them (labelled by
     their ``name``) or a ``{label: log}`` mapping; ``x`` is ``"iteration"``,
-    ``"nodes_touched"`` or ``"seconds"``. Log-log axes. Returns ``ax``.
+    ``"nodes_touched"`` or ``"seconds"``. A curve whose label names a variant is drawn in its
+    :func:`variant_style`; ``styles`` (``{label: ax.plot keyword arguments}``) sets or
+    overrides the style of any curve. Log-log axes. Returns ``ax``.
     """
     for column, role in ((x, "x"), (y, "y")):
         if column not in AXIS_LABELS:
@@ -221,9 +238,11 @@ def plot_convergence(logs: Logs, x: Column = "iteration", y: Column = "exploitab
         if len(log) == 0:
             raise CfrlibError(f"plot_convergence: the log {label!r} is empty; run the solver "
                               "with eval_every so that it records points")
+    looks = {label: variant_style(label) for label in named if is_variant(label)}
     return plot_loglog({k: getattr(v, x) for k, v in named.items()},
                        {k: getattr(v, y) for k, v in named.items()},
-                       ax=ax, xlabel=AXIS_LABELS[x], ylabel=AXIS_LABELS[y])
+                       ax=ax, xlabel=AXIS_LABELS[x], ylabel=AXIS_LABELS[y],
+                       styles={**looks, **(styles or {})})
 
 
 def _is_log(value: object) -> TypeIs[ConvergenceLog]:
