@@ -11,7 +11,7 @@ import json
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Literal, Union
+from typing import Any, Literal, Union
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -112,6 +112,34 @@ class Strategy(Mapping[InfosetKey, dict[str, float]]):
                 mapping[(p, key)] = dist
         return cls.from_dict(game, mapping)
 
+    @classmethod
+    def from_openspiel_policy(cls, policy: Any, game: Game) -> Strategy:
+        """The strategy an OpenSpiel policy (any ``Policy``, read through
+        ``action_probabilities(state, player)`` at one state of each infoset) plays in ``game``,
+        a game made by :func:`cfrlib.games.from_openspiel`."""
+        openspiel_game = _openspiel_game(game, "from_openspiel_policy")
+        mapping: dict[InfosetKey, Mapping[str, float]] = {}
+        for key, ids in game.action_ids.items():  # type: ignore[attr-defined]
+            state = openspiel_game.new_initial_state()
+            for action in game.histories[key]:  # type: ignore[attr-defined]
+                state.apply_action(action)
+            probs = policy.action_probabilities(state, key[0])
+            mapping[key] = {name: float(probs.get(a, 0.0)) for name, a in ids.items()}
+        return cls.from_dict(game, mapping)
+
+    def to_openspiel_policy(self) -> Any:
+        """This strategy as an OpenSpiel ``TabularPolicy`` of its game (made by
+        :func:`cfrlib.games.from_openspiel`), keyed by the same information state strings."""
+        from open_spiel.python.policy import TabularPolicy
+
+        policy = TabularPolicy(_openspiel_game(self.game, "to_openspiel_policy"))
+        policy.action_probability_array[:] = 0.0
+        for key, ids in self.game.action_ids.items():  # type: ignore[attr-defined]
+            row = policy.state_lookup[key[1]]
+            for name, p in self[key].items():
+                policy.action_probability_array[row, ids[name]] = p
+        return policy
+
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the strategy as JSON: ``{"game": ..., "players": [{key: {action: p}}, {...}]}``."""
         payload = {"game": self.game.name, "players": [self.player(0), self.player(1)]}
@@ -190,6 +218,14 @@ def as_strategy(game: Game, strategy: StrategyLike) -> Strategy:
     if isinstance(strategy, Mapping):
         return Strategy.from_dict(game, strategy)
     return Strategy(game, strategy)
+
+
+def _openspiel_game(game: Game, method: str) -> Any:
+    """The ``pyspiel.Game`` behind a game made by ``cfrlib.games.from_openspiel``."""
+    openspiel_game = getattr(game, "openspiel_game", None)
+    if openspiel_game is None:
+        raise StrategyError(f"{method}: {game.name} was not made by cfrlib.games.from_openspiel")
+    return openspiel_game
 
 
 def _uniform(tree: Tree) -> NDArray[np.float64]:

@@ -7,6 +7,8 @@ from .leduc import Leduc, leduc
 from .matrix import MatrixGame, matrix_game, rps
 from .explicit import ExplicitGame, explicit_from_game
 from .formats import load, save
+from .openspiel import OpenSpielGame, from_openspiel
 
-__all__ = ["Bluff", "CoinToss", "ExplicitGame", "Kuhn", "Leduc", "MatrixGame", "bluff", "coin_toss",
-           "explicit_from_game", "kuhn", "leduc", "load", "matrix_game", "rps", "save"]
+__all__ = ["Bluff", "CoinToss", "ExplicitGame", "Kuhn", "Leduc", "MatrixGame", "OpenSpielGame", "bluff",
+           "coin_toss", "explicit_from_game", "from_openspiel", "kuhn", "leduc", "load", "matrix_game",
+           "rps", "save"]
