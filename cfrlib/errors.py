@@ -60,6 +60,11 @@ class SolverError(CfrlibError):
     """Bad solver parameters (iteration counts, epsilon, DCFR exponents, seeds)."""
 
 
+class CheckpointError(SolverError):
+    """A checkpoint that the command line cannot resume: a missing or damaged file, one saved for
+    another game, algorithm or parameters, or one with more iterations than the run asks for."""
+
+
 class GameFormatError(CfrlibError):
     """A game file that cannot be read; the message names the place in the file."""
 

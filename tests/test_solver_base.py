@@ -73,9 +73,18 @@ def test_bad_run_arguments(kwargs, message):
 
 
 def test_load_refuses_a_file_that_is_not_a_solver(tmp_path):
-    (tmp_path / "junk.npz").write_bytes(b"not a zip file")
-    with pytest.raises(cfrlib.SolverError, match="not a saved cfrlib solver"):
-        cfrlib.CFR.load(tmp_path / "junk.npz", games.kuhn())
+    saved = tmp_path / "cfr.npz"
+    cfrlib.CFR(games.kuhn()).iterate(3).save(saved)
+    whole = saved.read_bytes()
+    for name, content in (("junk", b"not a zip file"), ("empty", b""), ("truncated", whole[:len(whole) // 2]),
+                          ("bare", None)):
+        path = tmp_path / f"{name}.npz"
+        if content is None:   # a zip of numpy arrays without the solver's metadata
+            np.savez(path, x=np.zeros(2))
+        else:
+            path.write_bytes(content)
+        with pytest.raises(cfrlib.SolverError, match="not a saved cfrlib solver"):
+            cfrlib.CFR.load(path, games.kuhn())
 
 
 def test_logs_save_and_load_as_json(tmp_path):
@@ -120,3 +129,17 @@ def test_an_unknown_solver_name_lists_the_known_ones():
 
     with pytest.raises(cfrlib.SolverError, match=r"no solver 'cfr\+\+'; the solvers are cfr, cfr\+"):
         solver_class("cfr++")
+
+
+def test_run_calls_its_checkpoint_at_multiples_of_checkpoint_every_and_changes_nothing_else():
+    kuhn = games.kuhn()
+    plain = cfrlib.CFR(kuhn).run(25, eval_every=10, progress=False)
+    seen = []
+    solver = cfrlib.CFR(kuhn)
+    log = solver.run(25, eval_every=10, progress=False, checkpoint=lambda s: seen.append(s.iterations),
+                     checkpoint_every=4)
+    assert seen == [4, 8, 12, 16, 20, 24]
+    assert log.rows[0][0] == 0 and [row[0] for row in log.rows] == [row[0] for row in plain.rows]
+    assert np.array_equal(log.exploitability, plain.exploitability)
+    with pytest.raises(cfrlib.SolverError, match="checkpoint_every must be a positive integer"):
+        solver.run(5, checkpoint=print, checkpoint_every=0, progress=False)

@@ -13,6 +13,7 @@ import os
 import signal
 import threading
 import time
+import zipfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -199,41 +200,51 @@ class Solver:
         return exploitability(self.game, self.average_strategy())
 
     def run(self, iterations: int, eval_every: int | None = None, *, target_exploitability: float | None = None,
-            progress: bool = True, log: ConvergenceLog | None = None) -> ConvergenceLog:
+            progress: bool = True, log: ConvergenceLog | None = None,
+            checkpoint: Callable[[Solver], object] | None = None,
+            checkpoint_every: int | None = None) -> ConvergenceLog:
         """Iterate up to ``iterations`` more times, evaluating every ``eval_every`` iterations.
 
         Evaluations happen at iteration counts divisible by ``eval_every`` and at the end; the
         exploitability is that of the average strategy. With ``target_exploitability`` the run
         stops at the first evaluation that reaches it. ``progress`` shows a progress bar
         (a widget in notebooks, text on stderr in terminals). Appends to ``log`` when given, so
-        that a resumed run continues the same log. Interrupting the run (Ctrl-C) stops after the
-        current iteration and leaves the solver consistent.
+        that a resumed run continues the same log. ``checkpoint(solver)`` is called at iteration
+        counts divisible by ``checkpoint_every`` (default ``eval_every``), for instance to save
+        the solver. Interrupting the run (Ctrl-C) stops after the current iteration and leaves
+        the solver consistent.
         """
         n = check_iterations(iterations)
         if eval_every is None:
             eval_every = max(1, n // 50)
         every = check_iterations(eval_every, "eval_every")
-        if every == 0:
-            raise SolverError("eval_every must be a positive integer")
+        saving = every if checkpoint_every is None else check_iterations(checkpoint_every, "checkpoint_every")
+        if 0 in (every, saving):
+            raise SolverError(f"{'eval_every' if every == 0 else 'checkpoint_every'} must be a "
+                              "positive integer")
         if target_exploitability is not None:
             check_tolerance(target_exploitability, "target_exploitability")
         log = log if log is not None else ConvergenceLog(self.name)
         if not log.rows or log.rows[-1][0] != self.iterations:
             log.append(self.iterations, self.nodes_touched, self.seconds, self.exploitability())
+        cadences = [every] if checkpoint is None else [every, saving]
         bar = _progress_bar(n, self.name) if progress else None
         end = self.iterations + n
         try:
             while self.iterations < end:
-                step = min(every - self.iterations % every, end - self.iterations)
+                step = min([k - self.iterations % k for k in cadences] + [end - self.iterations])
                 self.iterate(step)
                 if bar is not None:
                     bar.update(step)
-                value = self.exploitability()
-                log.append(self.iterations, self.nodes_touched, self.seconds, value)
-                if bar is not None:
-                    bar.set_postfix(exploitability=f"{value:.3g}", refresh=False)
-                if target_exploitability is not None and value <= target_exploitability:
-                    break
+                if self.iterations % every == 0 or self.iterations == end:
+                    value = self.exploitability()
+                    log.append(self.iterations, self.nodes_touched, self.seconds, value)
+                    if bar is not None:
+                        bar.set_postfix(exploitability=f"{value:.3g}", refresh=False)
+                    if target_exploitability is not None and value <= target_exploitability:
+                        break
+                if checkpoint is not None and self.iterations % saving == 0:
+                    checkpoint(self)
         finally:
             if bar is not None:
                 bar.close()
@@ -258,8 +269,8 @@ class Solver:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 arrays = {k[len("state_"):]: data[k] for k in data.files if k.startswith("state_")}
-        except (OSError, ValueError, KeyError) as err:
-            raise SolverError(f"{path}: not a saved cfrlib solver ({err})") from None
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as err:
+            raise SolverError(f"{path}: not a saved cfrlib solver ({err or type(err).__name__})") from None
         klass = next((k for k in _subclasses(Solver) if k.__name__ == meta["solver"]), None)
         if klass is None or not issubclass(klass, cls):
             raise SolverError(f"{path}: holds a {meta['solver']} solver, not a {cls.__name__}")
