@@ -272,6 +272,38 @@ def test_every_slider_shows_its_stops(browser, page_path, width):
     assert not problems, f"{page_path} at {width} px:\n  " + "\n  ".join(problems)
 
 
+ZOOM = """(root) => {
+  const img = root.querySelector("img.cfrlib-explorer-figure");
+  const width = () => Math.round(img.getBoundingClientRect().width);
+  const fitted = width();
+  img.click();
+  const clicked = width();
+  img.dispatchEvent(new KeyboardEvent("keydown", {key: "Enter", bubbles: true}));
+  return {natural: img.naturalWidth, fitted, clicked, again: width(),
+          column: root.clientWidth, focusable: img.tabIndex === 0};
+}"""
+
+
+@pytest.mark.parametrize("page_path", EXPLORER_PAGES or ["(no explorer in a built book)"])
+def test_every_frame_can_be_seen_at_its_natural_size_on_a_phone(browser, page_path):
+    """At 390 px a click on a frame shows it at its natural width (scrolling sideways), and
+    Enter fits it to the column again."""
+    if not EXPLORER_PAGES:
+        pytest.skip("no built page holds an explorer")
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.goto((SITE / page_path).as_uri(), wait_until="load")
+        explorers = page.locator(".cfrlib-explorer")
+        sizes = [explorers.nth(e).evaluate(ZOOM) for e in range(explorers.count())]
+    finally:
+        page.close()
+    for e, size in enumerate(sizes, start=1):
+        where = f"{page_path}, explorer {e}: {size}"
+        assert size["focusable"], where
+        assert size["fitted"] <= size["column"] + 1 and size["again"] == size["fitted"], where
+        assert size["clicked"] == size["natural"] > size["fitted"], where
+
+
 def _static_page(browser, explorer: Explorer):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.set_content(f"<body>{explorer.static_html('all')}</body>")
