@@ -7,7 +7,8 @@ walk only. Each version runs in a process of its own (its own numba cache), ever
 and warmed up once; then, repeat after repeat, each configuration runs the same number of
 iterations in the baseline and in this checkout one after the other, so both see the same load
 on a shared machine. Figures are medians over the repeats of the ms per iteration, and the
-ratio of each rule's median to the baseline's default walk (below 1.25 is the target).
+ratio of each rule's median to the baseline's default walk (below 1.25 is the target), per
+iteration and per node touched.
 """
 
 from __future__ import annotations
@@ -44,9 +45,11 @@ for game, solver, rule, warmup in json.loads(sys.argv[1]):
 print("ready", flush=True)
 for line in sys.stdin:                      # "k n": time n iterations of configuration k
     k, n = map(int, line.split())
-    start = time.perf_counter()
+    nodes, start = solvers_built[k].nodes_touched, time.perf_counter()
     solvers_built[k].iterate(n)
-    print(json.dumps((time.perf_counter() - start) / n * 1e3), flush=True)
+    seconds = time.perf_counter() - start
+    print(json.dumps([seconds / n * 1e3, seconds / (solvers_built[k].nodes_touched - nodes) * 1e9]),
+          flush=True)
 """
 
 
@@ -97,17 +100,20 @@ def main():
             worker.close()
     base = "before" if old is not None else "default"
     header = ["game", "solver"] + (["before: ms/it"] if old is not None else []) + \
-        [f"{r}: ms/it, ratio" for r in RULES]
+        [f"{r}: ms/it, ratio (per node)" for r in RULES]
     rows = []
     for g, s in cases:
-        reference = statistics.median(times[(g, s, base)])
-        row = [g, s] + ([f"{reference:.5f}"] if old is not None else [])
+        reference = [statistics.median(m) for m in zip(*times[(g, s, base)])]
+        row = [g, s] + ([f"{reference[0]:.5f}"] if old is not None else [])
         for r in RULES:
-            median = statistics.median(times[(g, s, r)])
-            row.append(f"{median:.5f}, {median / reference:.2f}x")
+            per_iteration, per_node = (statistics.median(m) for m in zip(*times[(g, s, r)]))
+            row.append(f"{per_iteration:.5f}, {per_iteration / reference[0]:.2f}x "
+                       f"({per_node / reference[1]:.2f}x)")
         rows.append(row)
     print(f"ms per iteration, median of {repeat} interleaved runs; ratio to the "
-          f"{'walk before rules (--baseline)' if old is not None else 'default walk'}\n")
+          f"{'walk before rules (--baseline)' if old is not None else 'default walk'} per "
+          "iteration and, in parentheses, per node touched (a rule changes the strategies, so "
+          "the nodes an iteration touches)\n")
     print_table(header, rows, args.markdown)
 
 

@@ -24,7 +24,8 @@ actions): ``regret`` ``R(I, a)``, ``strategy_sum`` ``S(I, a)`` and ``sigma``, re
 
 The local rule is data, not code: every walk takes a ``Rule`` (how positive and negative
 regrets are discounted each iteration) and its ``Lazy`` state, and calls ``settle`` on an
-infoset's row before adding to it. Discounting applies to every infoset at every iteration,
+infoset's row before adding to it (RM+, whose only discount is the floor at zero, is applied
+at once instead: ``clip`` after the row's update). Discounting applies to every infoset at every iteration,
 sampled or not, as in the full-width engine: with ``r~^t(I, a)`` the sampled regret of
 iteration ``t`` (zero where ``I`` was not sampled),
 
@@ -137,10 +138,13 @@ def kernel_tree(tree: Tree) -> KernelTree:
 
 class Rule(NamedTuple):
     """The discounts of a local rule: ``positive`` and ``negative`` (``KEEP``, ``ZERO`` or
-    ``DISCOUNT``) for regrets ``>= 0`` and ``< 0``, their exponents ``alpha`` and ``beta``, and
-    ``discounts`` (whether either is not ``KEEP``)."""
+    ``DISCOUNT``) for regrets ``>= 0`` and ``< 0``, their exponents ``alpha`` and ``beta``;
+    ``clips`` for RM+ (``KEEP`` and ``ZERO``: negative regrets set to 0 as each row is updated,
+    :func:`clip`) and ``discounts`` for every other rule but plain regret matching (the lazy
+    discounts of :func:`settle`)."""
 
     discounts: bool
+    clips: bool
     positive: int
     negative: int
     alpha: float
@@ -208,6 +212,16 @@ def settle(rule, lazy, regret, I, k, t):
     lazy.stamp[I] = t
     for j in range(4):
         lazy.mark[I, j] = lazy.now[j]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def clip(rule, regret, I, k):
+    """RM+: ``R(I, a) <- max(R(I, a), 0)`` right after the row's update, which is what the lazy
+    factor 0 of :func:`settle` would do when the row is next touched, without its bookkeeping."""
+    if rule.clips:
+        for b in range(k):
+            if regret[I, b] < 0.0:
+                regret[I, b] = 0.0
 
 
 @njit(cache=True, nogil=True)
@@ -341,6 +355,7 @@ def _cs_walk(t, updating, regret, strategy_sum, sigma, stack, rng, pending, coun
                     else:
                         regret[I, b] += r0 * (v - stack.q[d, b])
                         strategy_sum[I, b] += r1 * sigma[I, b]
+                clip(rule, regret, I, k)
                 regret_match(regret, sigma, I, k)
             depth -= 1
         if depth == 0:
@@ -427,6 +442,7 @@ def _es_walk(t, i, regret, strategy_sum, sigma, stack, rng, pending, count, rule
                 settle(rule, lazy, regret, I, k, iteration)
             for b in range(k):
                 regret[I, b] += stack.q[d, b] - v
+            clip(rule, regret, I, k)
             regret_match(regret, sigma, I, k)
             depth -= 1
         if depth == 0:
@@ -521,6 +537,7 @@ def _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_node, path_act
             w = path_w[d]
             for b in range(k):
                 regret[I, b] += w * (xi[0, b] - value)
+            clip(rule, regret, I, k)
             regret_match(regret, sigma, I, k)
         elif learned:
             value = 0.0

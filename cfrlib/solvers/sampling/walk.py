@@ -138,14 +138,16 @@ class TreeWalk:
         mask = self.tree.action_mask
         self.regret = np.zeros(mask.shape)
         self.strategy_sum = np.zeros(mask.shape)
-        self.sigma = mask / self.tree.infoset_num_actions[:, None]
+        self.sigma = self.tree.uniform()
         self.pending = np.zeros(0)
         self.count = np.zeros(1, dtype=np.int64)
         self.baseline = np.zeros((2, self.tree.num_nodes) if scheme.baseline == "learned" else (0, 0))
         alpha, beta = scheme.minimizer.alpha, scheme.minimizer.beta
         modes = [kernels.KEEP if e == np.inf else kernels.ZERO if e == -np.inf else kernels.DISCOUNT
                  for e in (alpha, beta)]
-        self.rule = kernels.Rule(modes != [kernels.KEEP] * 2, modes[0], modes[1], alpha, beta)
+        clips = modes == [kernels.KEEP, kernels.ZERO]   # RM+: the floor at zero, applied at once
+        self.rule = kernels.Rule(modes != [kernels.KEEP] * 2 and not clips, clips, modes[0], modes[1],
+                                 alpha, beta)
         self.lazy = kernels.Lazy(np.zeros(len(mask), dtype=np.int64), np.zeros((len(mask), 4)),
                                  np.array([1.0, 0.0, 1.0, 0.0, 1.0, 1.0]))
         # iterations per call of a compiled walk: a call costs some microseconds, and Ctrl-C
@@ -296,7 +298,7 @@ class StateWalk:
             return TableStrategy(self.game, {key: _distribution(node, regret_matching(node.regret))
                                              for key, node in self.table.items()})
         tree = self.game.tree()
-        probs = tree.action_mask / tree.infoset_num_actions[:, None]
+        probs = tree.uniform()
         for (p, key), node in self.table.items():
             probs[tree.infoset_index(p, key), :len(node.actions)] = regret_matching(node.regret)
         return Strategy(self.game, probs)
