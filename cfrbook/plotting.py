@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, Union
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from cfrlib.checks import sums_to_one
 from cfrlib.errors import CfrlibError
 from cfrlib.game import CHANCE, TERMINAL, Game
 from cfrlib.tree import History, Tree
@@ -435,10 +436,9 @@ def simplex_coordinates(probs: ArrayLike) -> NDArray[np.float64]:
     if p.shape[-1:] != (3,):
         raise CfrlibError(f"simplex: expected probabilities over 3 actions (last axis of "
                           f"length 3), got an array of shape {p.shape}")
-    if not np.all(np.isfinite(p)) or np.any(p < -1e-9) or np.any(np.abs(p.sum(-1) - 1) > 1e-6):
-        bad = np.argwhere(~(np.isfinite(p).all(-1) & (p >= -1e-9).all(-1)
-                            & (np.abs(p.sum(-1) - 1) <= 1e-6)))
-        where = tuple(int(i) for i in bad[0])
+    good = np.isfinite(p).all(-1) & (p >= 0).all(-1) & sums_to_one(p.sum(-1), 3)
+    if not good.all():
+        where = tuple(int(i) for i in np.argwhere(~good)[0])
         raise CfrlibError(f"simplex: row {', '.join(map(str, where))} is not a probability "
                           f"vector (non-negative, summing to 1): {p[where].tolist()}")
     return p @ _CORNERS

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from cfrlib.checks import check_iterations
+from cfrlib.checks import check_iterations, sums_to_one
 from cfrlib.errors import CfrlibError, NotZeroSumError, SolverError
 from cfrlib.evaluation import behaviour_strategy, counterfactual_values, nash_conv, realization_plan
 from cfrlib.game import Game
@@ -218,7 +218,7 @@ def regret_matching_bimatrix(A: ArrayLike, B: ArrayLike, iterations: int,
     sigma = []
     for i, (s, n) in enumerate(zip(start, A.shape)):
         p = np.full(n, 1.0 / n) if s is None else np.asarray(s, dtype=float)
-        if p.shape != (n,) or np.any(p < 0) or abs(p.sum() - 1.0) > 1e-9:
+        if p.shape != (n,) or np.any(p < 0) or not sums_to_one(p.sum(), n):
             raise CfrlibError(f"initial[{i}] must be {n} non-negative probabilities summing to 1, "
                               f"got {s!r}")
         sigma.append(p)

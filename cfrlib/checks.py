@@ -1,5 +1,5 @@
-"""Checks of the arguments users pass to cfrlib: counts, seeds, epsilons, tolerances and
-probability distributions, each refused with a message that names the argument.
+"""Checks of the arguments users pass to cfrlib: counts, seeds, flags, epsilons, exponents,
+tolerances and probability distributions, each refused with a message that names the argument.
 
 This module sits just above :mod:`cfrlib.errors`, below the games, the compiled tree and the
 solvers, so that every layer can use it. It also holds the one probability tolerance of the library.
@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .errors import SolverError
+from .errors import CfrlibError, SolverError
 
 PROBABILITY_TOLERANCE = 1e-6
 """How far probabilities may miss summing to 1, per outcome: a distribution over ``n``
@@ -35,6 +35,13 @@ def check_seed(seed: object) -> int:
     return int(seed)
 
 
+def check_flag(value: object, name: str, error: type[CfrlibError] = SolverError) -> bool:
+    """``value`` as a bool (Python's or numpy's), else ``error`` saying that ``name`` must be True or False."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise error(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def check_probability(p: Any, name: str, *, positive: bool = False) -> float:
     """``p`` as a float in ``[0, 1]`` (``(0, 1]`` with ``positive``), else a :class:`~cfrlib.errors.SolverError`;
     for example an exploration ``epsilon``."""
@@ -43,6 +50,18 @@ def check_probability(p: Any, name: str, *, positive: bool = False) -> float:
             or not p <= 1.0:
         raise SolverError(f"{name} must be a number in {interval}, got {p!r}")
     return float(p)
+
+
+def check_exponent(x: object, name: str, low: float, high: float, allow_inf: tuple[float, ...] = ()) -> float:
+    """``x`` as a float in ``[low, high]``, an infinite end allowed only if it is in ``allow_inf``,
+    else a :class:`~cfrlib.errors.SolverError` (a discount or averaging exponent, a weight)."""
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
+        raise SolverError(f"{name} must be a number, got {x!r}")
+    value = float(x)
+    if math.isnan(value) or not low <= value <= high or (math.isinf(value) and value not in allow_inf):
+        allowed = f"[{low}, {high}]".replace("inf", "infinity")
+        raise SolverError(f"{name} must be in {allowed}, got {value!r}")
+    return value
 
 
 def check_tolerance(x: Any, name: str) -> float:

@@ -42,7 +42,7 @@ from numba import njit
 from numpy.typing import NDArray
 from threadpoolctl import threadpool_limits
 
-from .checks import check_iterations
+from .checks import check_flag, check_iterations
 from .errors import DeepCFRError
 from .game import CHANCE, TERMINAL, Game
 from .games import Kuhn, Leduc
@@ -381,8 +381,7 @@ class DeepCFR:
         if isinstance(learning_rate, bool) or not isinstance(learning_rate, (int, float)) \
                 or not 0.0 < learning_rate < math.inf:
             raise DeepCFRError(f"learning_rate must be positive and finite, got {learning_rate!r}")
-        if not isinstance(linear, bool):
-            raise DeepCFRError(f"linear must be True or False, got {linear!r}")
+        linear = check_flag(linear, "linear", DeepCFRError)
         self.game, self.tree = game, game.tree()
         self.seed = int(seed)
         x = infoset_features(game) if features is None else np.asarray(features, dtype=np.float32)
@@ -488,8 +487,7 @@ class DeepCFR:
         size: a measurement for games whose table fits, not part of the algorithm."""
         sums = self._iterate_sums
         total = sums.sum(axis=1, keepdims=True)
-        uniform = self.mask / self.mask.sum(axis=1, keepdims=True)
-        return Strategy(self.game, np.where(total > 0, sums / np.where(total > 0, total, 1.0), uniform))
+        return Strategy(self.game, np.where(total > 0, sums / np.where(total > 0, total, 1.0), self.tree.uniform()))
 
     def current_strategy(self) -> Strategy:
         """``sigma^{T+1}``: regret matching on the advantage networks."""
@@ -503,7 +501,7 @@ class DeepCFR:
     def policy(self) -> tuple[Strategy, float]:
         """:meth:`average_strategy` and the policy network's training loss."""
         if not len(self.strategy_memory):
-            return Strategy(self.game, self.mask / self.mask.sum(axis=1, keepdims=True)), math.nan
+            return Strategy(self.game, self.tree.uniform()), math.nan
         net, value = self._train(self.strategy_memory, "xent", self.config["policy_steps"],
                                  self._rng(3, self.iterations))
         z = np.where(self.mask, net(self.features).astype(np.float64), -np.inf)

@@ -47,8 +47,7 @@ def behaviour_strategy(tree: Tree, x: NDArray[np.float64], player: int) -> NDArr
     that mass is 0, and 0 elsewhere; a ``num_infosets x max_actions`` array."""
     grid = np.where(tree.action_mask, x[:-1].reshape(tree.action_mask.shape), 0.0)
     mass = grid.sum(axis=1, keepdims=True)
-    uniform = tree.action_mask / tree.infoset_num_actions[:, None]
-    probs = np.where(mass > 0, grid / np.where(mass > 0, mass, 1.0), uniform)
+    probs = np.where(mass > 0, grid / np.where(mass > 0, mass, 1.0), tree.uniform())
     return np.where((tree.infoset_player == player)[:, None], probs, 0.0)
 
 

@@ -62,13 +62,14 @@ import scipy.sparse as sp
 from numpy.typing import NDArray
 from scipy.optimize import linprog
 
+from . import sequence_form as sf
 from .errors import GameError, SolverError
 from .evaluation import behaviour_strategy
 from .game import Game
 from .strategy import Strategy
 from .tree import Tree
 
-__all__ = ["solve_lp", "LPSolution", "sequence_form", "SequenceForm", "count_sequences",
+__all__ = ["solve_lp", "LPSolution", "linear_program", "sequence_form", "LinearProgram", "count_sequences",
            "DEFAULT_MAX_SEQUENCES"]
 
 DEFAULT_MAX_SEQUENCES = 250_000
@@ -81,8 +82,8 @@ _TOLERANCE = 1e-10  # HiGHS's primal and dual feasibility tolerances (its defaul
 
 
 @dataclass(eq=False)
-class SequenceForm:
-    """The sequence form of a game: constraint matrices, payoff matrix and the sequence maps.
+class LinearProgram:
+    """The matrices of the sequence-form LP: constraint matrices, payoff matrix and the sequence maps.
 
     ``E`` (``1 + |infosets of player 0|`` rows) and ``F`` (the same for player 1) are the
     constraint matrices of the realization plans, ``e`` and ``f`` their right-hand sides
@@ -114,7 +115,7 @@ class LPSolution:
 
     ``value`` is player 0's game value ``v*``; ``strategy`` an equilibrium profile (player 0's part
     from the primal, player 1's from the dual); ``realization_plans`` the two plans ``(x, y)`` in
-    the compact numbering of ``sequence_form``; ``num_sequences``, ``num_variables``,
+    the compact numbering of ``linear_program``; ``num_sequences``, ``num_variables``,
     ``num_constraints`` and ``nonzeros`` the size of the LP; ``build_seconds`` the time to build
     the matrices, ``solve_seconds`` the time HiGHS took; ``message`` HiGHS's status message.
     """
@@ -123,7 +124,7 @@ class LPSolution:
     value: float
     strategy: Strategy
     realization_plans: tuple[NDArray[np.float64], NDArray[np.float64]]
-    sequence_form: SequenceForm
+    linear_program: LinearProgram
     num_sequences: tuple[int, int]
     num_variables: int
     num_constraints: int
@@ -148,40 +149,47 @@ def count_sequences(game: Game) -> int:
     return 2 + int(game.tree().infoset_num_actions.sum())
 
 
-def sequence_form(game: Game) -> SequenceForm:
-    """Build the sequence form (``E, e, F, f, A``) of ``game`` from its compiled tree."""
+def linear_program(game: Game) -> LinearProgram:
+    """Build ``E, e, F, f, A`` of ``game`` on its sequence form (:func:`cfrlib.sequence_form.sequence_form`):
+    each player's block numbered compactly, the empty sequence first, then ``(I, a)`` infoset by
+    infoset in the tree's order; ``A[s, t]`` sums ``pi_c(z) u_0(z)`` over the terminals whose last
+    sequences are ``s`` and ``t``."""
     tree = _tree_of(game)
+    form = sf.sequence_form(tree)
     index: list[NDArray[np.int64]] = []
     infosets: list[NDArray[np.intp]] = []
     constraints: list[sp.csr_matrix] = []
-    for p in (0, 1):
-        mine = np.flatnonzero(tree.infoset_player == p)
-        counts = tree.infoset_num_actions[mine]
-        # compact numbering: 0 is the empty sequence, then (I, a) infoset by infoset
-        first = 1 + np.concatenate([[0], np.cumsum(counts)])[:-1].astype(np.int64)  # [] if none
-        seq_map = np.full(tree.num_sequences + 1, -1, dtype=np.int64)
-        seq_map[tree.empty_sequence] = 0
-        rows_I = np.repeat(np.arange(len(mine)), counts)
-        actions = np.arange(int(counts.sum())) - np.repeat(first - 1, counts)
-        compact = 1 + np.arange(int(counts.sum()))
-        seq_map[mine[rows_I] * tree.max_actions + actions] = compact
+    compact_of_block: list[NDArray[np.int64]] = []
+    for block in form.players:
+        order = np.argsort(block.rows, kind="stable")
+        mine = block.rows[order].astype(np.intp)  # the player's infosets in the tree's order
+        legal = block.legal[order]
+        counts = legal.sum(axis=1)
         n = 1 + int(counts.sum())
-        parents = seq_map[tree.infoset_parent_seq[mine]]
+        compact = np.full(block.size + 1, -1, dtype=np.int64)  # the block's flat numbering -> compact
+        compact[block.size] = 0
+        compact[(order[:, None] * block.width + np.arange(block.width))[legal]] = np.arange(1, n)
+        rows_I = np.repeat(np.arange(len(mine)), counts)
+        parents = compact[block.row_parent[order]]
         # row 0: x[empty] = 1; row 1 + k: sum_a x[(I_k, a)] - x[parent(I_k)] = 0
         r = np.concatenate([[0], 1 + rows_I, 1 + np.arange(len(mine))])
-        c = np.concatenate([[0], compact, parents])
-        v = np.concatenate([[1.0], np.ones(len(compact)), -np.ones(len(mine))])
+        c = np.concatenate([[0], np.arange(1, n), parents])
+        v = np.concatenate([[1.0], np.ones(n - 1), -np.ones(len(mine))])
         constraints.append(sp.csr_matrix((v, (r, c)), shape=(1 + len(mine), n)))
+        seq_map = np.full(tree.num_sequences + 1, -1, dtype=np.int64)
+        seq_map[block.tree_sequence] = compact
         index.append(seq_map)
         infosets.append(mine)
+        compact_of_block.append(compact)
     rhs = [np.eye(1, m.shape[0]).ravel() for m in constraints]
-    s0 = index[0][tree.terminal_seq[0]]
-    s1 = index[1][tree.terminal_seq[1]]
-    weight = tree.terminal_chance * tree.terminal_payoff
-    A = sp.csr_matrix((weight, (s0, s1)), shape=(constraints[0].shape[1], constraints[1].shape[1]))
+    s0, s1 = (compact[seq] for compact, seq in zip(compact_of_block, form.terminal_seq))
+    A = sp.csr_matrix((form.chance_utility[0], (s0, s1)), shape=(constraints[0].shape[1], constraints[1].shape[1]))
     A.sum_duplicates()
-    return SequenceForm(constraints[0], constraints[1], rhs[0], rhs[1], A, (index[0], index[1]),
-                        (infosets[0], infosets[1]))
+    return LinearProgram(constraints[0], constraints[1], rhs[0], rhs[1], A, (index[0], index[1]),
+                         (infosets[0], infosets[1]))
+
+
+sequence_form = linear_program  # the name chapters 2 and 3 call it by
 
 
 def solve_lp(game: Game, *, max_sequences: int = DEFAULT_MAX_SEQUENCES,
@@ -232,7 +240,7 @@ def solve_lp(game: Game, *, max_sequences: int = DEFAULT_MAX_SEQUENCES,
             "larger max_sequences if the machine has the memory and time for it")
 
     start = time.perf_counter()
-    form = sequence_form(game)
+    form = linear_program(game)
     n0, n1 = form.num_sequences
     m1 = form.F.shape[0]
     # variables: x (n0, >= 0), then q (m1, free)
@@ -263,13 +271,13 @@ def solve_lp(game: Game, *, max_sequences: int = DEFAULT_MAX_SEQUENCES,
                 for p, plan in ((0, x), (1, y)))
     strategy = Strategy(game, probs)
     return LPSolution(
-        game=game, value=value, strategy=strategy, realization_plans=(x, y), sequence_form=form,
+        game=game, value=value, strategy=strategy, realization_plans=(x, y), linear_program=form,
         num_sequences=(n0, n1), num_variables=n0 + m1, num_constraints=n1 + form.E.shape[0],
         nonzeros=int(A_ub.nnz + A_eq.nnz), build_seconds=build_seconds,
         solve_seconds=solve_seconds, message=str(res.message))
 
 
-def _flat_plan(form: SequenceForm, player: int, plan: NDArray[np.float64]) -> NDArray[np.float64]:
+def _flat_plan(form: LinearProgram, player: int, plan: NDArray[np.float64]) -> NDArray[np.float64]:
     """Player ``player``'s plan, in ``form``'s compact numbering, in the tree's flat numbering."""
     index = form.sequence_index[player]
     flat = np.zeros(len(index))

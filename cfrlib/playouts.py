@@ -13,9 +13,7 @@ their strategy, and the mean payoff over ``n`` games estimates the expected payo
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Mapping, Sequence
-from itertools import accumulate
+from collections.abc import Mapping
 from math import isfinite, sqrt
 from typing import Literal, NamedTuple, Union
 
@@ -24,7 +22,7 @@ import numpy as np
 from .checks import check_iterations, check_seed, sums_to_one
 from .errors import CfrlibError, StrategyError
 from .game import Game, State
-from .strategy import InfosetKey, Strategy
+from .strategy import InfosetKey, Strategy, sample
 
 PlayedStrategy = Union[Strategy, Mapping[InfosetKey, Mapping[str, float]], None]
 """A strategy to play, a :class:`~cfrlib.strategy.Strategy`, a mapping from infoset keys or
@@ -60,11 +58,11 @@ def play_games(game: Game, strategy0: PlayedStrategy, strategy1: PlayedStrategy,
         state = game.initial_state()
         while not state.is_terminal():
             if state.is_chance():
-                names, probs = zip(*state.chance_outcomes())
-                state = state.child(names[_pick(_Draw.of(probs), rng.random())])
+                names, chances = zip(*state.chance_outcomes())
+                state = state.child(names[sample(chances, rng.random())])
                 continue
-            actions, draw = policies[state.current_player()].at(state)
-            state = state.child(actions[_pick(draw, rng.random())])
+            actions, probs = policies[state.current_player()].at(state)
+            state = state.child(actions[sample(probs, rng.random())])
         payoffs[g] = state.returns()[0]
     stderr = float(payoffs.std(ddof=1) / sqrt(n)) if n > 1 else float("nan")
     return PlayoutResult(float(payoffs.mean()), stderr, n)
@@ -86,27 +84,8 @@ def head_to_head(game: Game, strategy: PlayedStrategy, opponent: PlayedStrategy,
     return PlayoutResult(mean, sqrt(first.stderr ** 2 + second.stderr ** 2) / 2, 2 * first.games)
 
 
-class _Draw(NamedTuple):
-    """A distribution ready for inverse-CDF draws: running sums ``c_a = p_0 + ... + p_a`` and
-    the last action of positive probability."""
-
-    cumulative: list[float]
-    last: int
-
-    @classmethod
-    def of(cls, probs: Sequence[float]) -> _Draw:
-        return cls(list(accumulate(probs)), max(a for a, p in enumerate(probs) if p > 0.0))
-
-
-def _pick(draw: _Draw, u: float) -> int:
-    """The index ``a`` with ``c_{a-1} <= u < c_a`` for a uniform ``u``; the last action of
-    positive probability when rounding left ``u`` beyond the total."""
-    a = bisect_right(draw.cumulative, u)
-    return a if a <= draw.last else draw.last
-
-
 class _Policy:
-    """One player's moves: ``at(state)`` returns the legal actions and their ``_Draw``, checked
+    """One player's moves: ``at(state)`` returns the legal actions and their probabilities, checked
     once per infoset and cached."""
 
     def __init__(self, strategy: PlayedStrategy, player: int, missing: str) -> None:
@@ -117,16 +96,16 @@ class _Policy:
                                 f"{{infoset key: {{action: probability}}}} or None, "
                                 f"got a {type(strategy).__name__}")
         self.strategy, self.player, self.missing = strategy, player, missing
-        self.cache: dict[str, tuple[list[str], _Draw]] = {}
+        self.cache: dict[str, tuple[list[str], list[float]]] = {}
 
-    def at(self, state: State) -> tuple[list[str], _Draw]:
+    def at(self, state: State) -> tuple[list[str], list[float]]:
         key = state.infoset_key()
         found = self.cache.get(key)
         if found is None:
             found = self.cache[key] = self._lookup(key, state.legal_actions())
         return found
 
-    def _lookup(self, key: str, actions: list[str]) -> tuple[list[str], _Draw]:
+    def _lookup(self, key: str, actions: list[str]) -> tuple[list[str], list[float]]:
         dist = self._find(key)
         if dist is None:
             if self.missing == "error":
@@ -135,7 +114,7 @@ class _Policy:
             probs = [1.0 / len(actions)] * len(actions)
         else:
             probs = _checked(dist, actions, key, self.player)
-        return actions, _Draw.of(probs)
+        return actions, probs
 
     def _find(self, key: str) -> Mapping[str, float] | None:
         if self.strategy is None:

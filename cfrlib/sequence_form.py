@@ -95,8 +95,7 @@ class PlayerBlock:
         self.gather = self.rows[:, None] * tree.max_actions + np.arange(self.width)
         legal = tree.action_mask[self.rows, :self.width]
         self.mask = legal.astype(float)
-        self.num_actions = tree.infoset_num_actions[self.rows].astype(float)
-        self.uniform = self.mask / self.num_actions[:, None]
+        self.uniform = tree.uniform()[self.rows, :self.width]
         self.tree_sequence = np.append(self.gather.ravel(), tree.empty_sequence)
         block_of_tree = np.full(tree.num_sequences + 1, -1, dtype=np.int64)  # -1: the other player's
         block_of_tree[self.tree_sequence] = np.arange(self.size + 1)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, Union
 
@@ -21,7 +21,7 @@ from .errors import InfosetKeyError, StrategyError
 from .game import Game
 from .tree import Tree
 
-__all__ = ["Strategy", "uniform_strategy", "as_strategy", "InfosetKey", "StrategyLike"]
+__all__ = ["Strategy", "uniform_strategy", "as_strategy", "sample", "InfosetKey", "StrategyLike"]
 
 
 InfosetKey = Union[str, tuple[int, str]]
@@ -93,7 +93,7 @@ class Strategy(Mapping[InfosetKey, dict[str, float]]):
                 raise StrategyError(f"the strategy leaves out {int(unset.sum())} infoset(s) of "
                                     f"{game.name}, for example {names}; pass missing='uniform' "
                                     "to fill them uniformly")
-            probs[unset] = _uniform(tree)[unset]
+            probs[unset] = tree.uniform()[unset]
         return cls(game, probs)
 
     @classmethod
@@ -204,7 +204,18 @@ StrategyLike = Union[Strategy, Mapping[InfosetKey, Mapping[str, float]], ArrayLi
 
 def uniform_strategy(game: Game) -> Strategy:
     """Every legal action with the same probability, ``sigma(I, a) = 1 / |A(I)|``."""
-    return Strategy(game, _uniform(game.tree()))
+    return Strategy(game, game.tree().uniform())
+
+
+def sample(probs: Sequence[float], u: float) -> int:
+    """The index ``a`` with ``sum_{b<a} p_b <= u < sum_{b<=a} p_b`` (inverse CDF of a uniform ``u``):
+    the one draw of an action or chance outcome outside compiled code."""
+    cumulative = 0.0
+    for a, p in enumerate(probs):
+        cumulative += p
+        if u < cumulative:
+            return a
+    return max(a for a, p in enumerate(probs) if p > 0.0)         # u beyond a rounded-down total
 
 
 def as_strategy(game: Game, strategy: StrategyLike) -> Strategy:
@@ -226,10 +237,6 @@ def _openspiel_game(game: Game, method: str) -> Any:
     if openspiel_game is None:
         raise StrategyError(f"{method}: {game.name} was not made by cfrlib.games.from_openspiel")
     return openspiel_game
-
-
-def _uniform(tree: Tree) -> NDArray[np.float64]:
-    return tree.action_mask / tree.infoset_num_actions[:, None]
 
 
 def _resolve(tree: Tree, key: InfosetKey, game_name: str) -> int:

@@ -168,6 +168,11 @@ class Tree:
     def has_infoset(self, player: int, key: str) -> bool:
         return (player, key) in self._index
 
+    def uniform(self) -> NDArray[np.float64]:
+        """The uniform strategy, a new ``num_infosets x max_actions`` array: ``sigma(I, a) = 1 / |A(I)|``
+        at the legal actions, 0 elsewhere."""
+        return self.action_mask / self.infoset_num_actions[:, None]
+
     def infoset_levels(self, player: int) -> list[NDArray[np.intp]]:
         """``player``'s infosets grouped by own depth, shallowest first (cached)."""
         cache: dict[int, list[NDArray[np.intp]]] = self.__dict__.setdefault("_levels", {})

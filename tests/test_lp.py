@@ -71,7 +71,7 @@ def test_kuhn_strategies_are_kuhns_equilibria(solved):
 
 def test_realization_plans_satisfy_the_constraints(solved):
     game, solution = solved["leduc"]
-    form = solution.sequence_form
+    form = solution.linear_program
     x, y = solution.realization_plans
     assert np.allclose(form.E @ x, form.e, atol=1e-9) and np.allclose(form.F @ y, form.f, atol=1e-9)
     assert x.min() >= 0 and y.min() >= 0

@@ -111,6 +111,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import sequence_form as sf
+from ..checks import check_exponent, check_flag
 from ..errors import SolverError
 from ..evaluation import profile_nash_conv
 from ..game import Game
@@ -119,7 +120,7 @@ from ..strategy import Strategy
 from ..tree import Tree
 from .base import Solver, register
 from .regret_minimizers import (AsymmetricPredictiveRegretMatchingPlus, Hedge, RegretMatching, RegretMinimizer,
-                                ScheduledRegretMatching, _check_exponent, check_horizon, minimizer_from,
+                                ScheduledRegretMatching, check_horizon, minimizer_from,
                                 schedule_progress)
 
 
@@ -209,12 +210,6 @@ class _Pruning:
         self.node_rows = row_of[tree.infoset[cuts.nodes]]
 
 
-def _check_flag(name: str, value: object) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise SolverError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
-
-
 class FullWidthCFR(Solver):
     """The full-width engine: ``FullWidthCFR(game, alpha, beta, gamma, predictive=, alternating=,
     count_pruned=, regret_minimizer=)``.
@@ -241,12 +236,12 @@ class FullWidthCFR(Solver):
                  predictive: bool = False, alternating: bool = True, count_pruned: bool = False,
                  regret_minimizer: RegretMinimizer | str | None = None, regret_pruning: bool = False) -> None:
         super().__init__(game)
-        self.alpha = _check_exponent("alpha", alpha, 0.0, math.inf, (math.inf,))
-        self.beta = _check_exponent("beta", beta, -math.inf, math.inf, (math.inf, -math.inf))
-        self.gamma = _check_exponent("gamma", gamma, 0.0, math.inf, ())
-        self.predictive = _check_flag("predictive", predictive)
-        self.alternating = _check_flag("alternating", alternating)
-        self.count_pruned = _check_flag("count_pruned", count_pruned)
+        self.alpha = check_exponent(alpha, "alpha", 0.0, math.inf, (math.inf,))
+        self.beta = check_exponent(beta, "beta", -math.inf, math.inf, (math.inf, -math.inf))
+        self.gamma = check_exponent(gamma, "gamma", 0.0, math.inf)
+        self.predictive = check_flag(predictive, "predictive")
+        self.alternating = check_flag(alternating, "alternating")
+        self.count_pruned = check_flag(count_pruned, "count_pruned")
         self.tree = game.tree()
         if regret_minimizer is None:
             self.regret_minimizer: RegretMinimizer = RegretMatching(self.alpha, self.beta, self.predictive)
@@ -266,7 +261,7 @@ class FullWidthCFR(Solver):
         self._reach_is_current = [False, False]
         self._cuts: dict[int | None, Cuts] = {}
         self._values = [np.zeros(b.num_rows) for b in blocks]  # v(I) of the last pass
-        self.regret_pruning = _check_flag("regret_pruning", regret_pruning)
+        self.regret_pruning = check_flag(regret_pruning, "regret_pruning")
         self.nodes_skipped = self.nodes_caught_up = 0
         if self.regret_pruning:
             if (self._custom_minimizer or self.alpha != math.inf or self.predictive
@@ -655,7 +650,7 @@ class _ScheduledAverage(FullWidthCFR):
 
     def _schedule(self, horizon: object, gamma_start: object) -> None:
         self.horizon = check_horizon(horizon)
-        self.gamma_start = _check_exponent("gamma_start", gamma_start, 5.0, math.inf, ())
+        self.gamma_start = check_exponent(gamma_start, "gamma_start", 5.0, math.inf)
 
     def _average_weight(self, t: int) -> float:
         return 1.0
@@ -716,7 +711,7 @@ class RTCFRPlus(FullWidthCFR):
 
     def __init__(self, game: Game, mu: float = 1e-3, perturbation: float = 1e-10, interval: int = 100, *,
                  count_pruned: bool = False) -> None:
-        self.mu = _check_exponent("mu", mu, 0.0, math.inf, ())
+        self.mu = check_exponent(mu, "mu", 0.0, math.inf)
         if self.mu == 0.0:
             raise SolverError("mu must be positive (0 is CFR+ without regularization), got 0.0")
         if isinstance(interval, bool) or not isinstance(interval, (int, np.integer)) or interval < 1:
@@ -724,7 +719,7 @@ class RTCFRPlus(FullWidthCFR):
         self.interval = int(interval)
         super().__init__(game, math.inf, -math.inf, 0.0, count_pruned=count_pruned)
         widest = int(self.tree.action_mask.sum(axis=1).max())
-        self.perturbation = _check_exponent("perturbation", perturbation, 0.0, 1.0, ())
+        self.perturbation = check_exponent(perturbation, "perturbation", 0.0, 1.0)
         if self.perturbation * widest >= 1.0:
             raise SolverError(f"perturbation must be below 1/{widest} (the most actions at an infoset), "
                               f"got {perturbation!r}")
@@ -792,7 +787,7 @@ class APCFRPlus(FullWidthCFR):
 
     def __init__(self, game: Game, alpha_max: float = 5.0, averaging: str = "quadratic", *,
                  count_pruned: bool = False) -> None:
-        self.alpha_max = _check_exponent("alpha_max", alpha_max, 0.0, math.inf, ())
+        self.alpha_max = check_exponent(alpha_max, "alpha_max", 0.0, math.inf)
         super().__init__(game, math.inf, -math.inf, _averaging_power(averaging), count_pruned=count_pruned)
         self.averaging = averaging
         blocks = self._form.players

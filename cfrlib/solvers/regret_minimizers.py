@@ -30,20 +30,11 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
+from ..checks import check_exponent, check_flag
 from ..errors import SolverError
 from ..tree import Tree
 
 FloatArray = NDArray[np.float64]
-
-
-def _check_exponent(name: str, value: object, low: float, high: float, allow_inf: tuple[float, ...]) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise SolverError(f"{name} must be a number, got {value!r}")
-    value = float(value)
-    if math.isnan(value) or not low <= value <= high or (math.isinf(value) and value not in allow_inf):
-        allowed = f"[{low}, {high}]".replace("inf", "infinity")
-        raise SolverError(f"{name} must be in {allowed}, got {value!r}")
-    return value
 
 
 # Shown in the book: chapter 8.
@@ -97,11 +88,9 @@ class RegretMatching(RegretMinimizer):
     name = "regret matching"
 
     def __init__(self, alpha: float = math.inf, beta: float = math.inf, predictive: bool = False) -> None:
-        self.alpha = _check_exponent("alpha", alpha, 0.0, math.inf, (math.inf,))
-        self.beta = _check_exponent("beta", beta, -math.inf, math.inf, (math.inf, -math.inf))
-        if not isinstance(predictive, (bool, np.bool_)):
-            raise SolverError(f"predictive must be True or False, got {predictive!r}")
-        self.predictive = bool(predictive)
+        self.alpha = check_exponent(alpha, "alpha", 0.0, math.inf, (math.inf,))
+        self.beta = check_exponent(beta, "beta", -math.inf, math.inf, (math.inf, -math.inf))
+        self.predictive = check_flag(predictive, "predictive")
 
     prediction_weight = 1.0
     """``eta`` of the predictive strategy ``[R^t + eta r^t]^+`` (1: PCFR+'s)."""
@@ -174,7 +163,7 @@ class AsymmetricPredictiveRegretMatchingPlus(RegretMatching):
 
     def __init__(self, prediction_weight: float = 1.0 / 3.0) -> None:
         super().__init__(math.inf, -math.inf, predictive=True)
-        self.prediction_weight = _check_exponent("prediction_weight", prediction_weight, 0.0, 1.0, ())
+        self.prediction_weight = check_exponent(prediction_weight, "prediction_weight", 0.0, 1.0)
         if self.prediction_weight == 0.0:
             raise SolverError("prediction_weight must be in (0, 1], got 0.0 (that is RM+, no prediction)")
 

@@ -7,7 +7,7 @@ keyed by ``(player, infoset key)``. The current strategy ``sigma^t(I)`` is alway
 matching on ``R^{t-1}(I, .)``.
 
 Random draws: every sampled node draws exactly one uniform ``u = rng.random()`` and picks the
-first action whose cumulative probability exceeds ``u``. The fast solvers in
+first action whose cumulative probability exceeds ``u`` (:func:`cfrlib.strategy.sample`). The fast solvers in
 ``cfrlib.solvers.sampling`` draw the same uniforms in the same traversal order, so that with
 the same seed both produce the same numbers, bit for bit. These functions are also the solvers'
 engine on games too large to compile (``backend="states"``).
@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from ..game import State
+from ..strategy import sample
 
 
 def regret_matching(regret: Sequence[float]) -> list[float]:
@@ -29,16 +30,6 @@ def regret_matching(regret: Sequence[float]) -> list[float]:
     if total > 0.0:
         return [r / total for r in positive]
     return [1.0 / len(regret)] * len(regret)
-
-
-def sample(probs: Sequence[float], u: float) -> int:
-    """The index ``a`` with ``sum_{b<a} p_b <= u < sum_{b<=a} p_b`` (inverse CDF of a uniform ``u``)."""
-    cumulative = 0.0
-    for a, p in enumerate(probs):
-        cumulative += p
-        if u < cumulative:
-            return a
-    return max(a for a, p in enumerate(probs) if p > 0.0)         # u beyond a rounded-down total
 
 
 class InfosetNode:

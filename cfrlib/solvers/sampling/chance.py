@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import SolverError
+from ...checks import check_flag
 from ...game import Game
 from ..base import register
 from ..regret_minimizers import RegretMinimizer
@@ -37,9 +37,7 @@ class ChanceSamplingCFR(SamplingSolver):
     def __init__(self, game: Game, *positional: object, seed: int = 0, backend: str = "auto",
                  regret_minimizer: RegretMinimizer | str | None = None,
                  alternating: bool = True) -> None:
-        if not isinstance(alternating, bool):
-            raise SolverError(f"alternating must be True or False, got {alternating!r}")
-        self.alternating = alternating
+        self.alternating = check_flag(alternating, "alternating")
         super().__init__(game, *positional, seed=seed, backend=backend,
                          regret_minimizer=regret_minimizer)
 

@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from ...checks import check_seed
+from ...checks import check_flag, check_seed
 from ...errors import SolverError
 from ...game import CHANCE, TERMINAL, Game
 from ...strategy import Strategy
@@ -124,17 +124,16 @@ class PublicChanceSamplingCFR(Solver):
     def __init__(self, game: Game, *positional: object, seed: int = 0, alternating: bool = True) -> None:
         if positional:
             raise SolverError(f"PublicChanceSamplingCFR takes its options by keyword only, got {positional!r}")
-        if not isinstance(alternating, bool):
-            raise SolverError(f"alternating must be True or False, got {alternating!r}")
+        self.alternating = check_flag(alternating, "alternating")
         super().__init__(game)
-        self.seed, self.alternating = check_seed(seed), alternating
+        self.seed = check_seed(seed)
         self.rng = np.random.default_rng(self.seed)
         self.outcomes, self.rho, self.subtrees = public_subtrees(game)
         tree = self.tree = game.tree()
         self.mask = tree.action_mask.astype(float)
         self.regret = np.zeros(self.mask.shape)
         self.strategy_sum = np.zeros(self.mask.shape)
-        self.sigma = self.mask / self.mask.sum(axis=1, keepdims=True)
+        self.sigma = tree.uniform()
         self.rule = RegretMatching()
 
     def _iteration(self) -> None:
