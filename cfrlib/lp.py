@@ -69,7 +69,7 @@ from .game import Game
 from .strategy import Strategy
 from .tree import Tree
 
-__all__ = ["solve_lp", "LPSolution", "linear_program", "sequence_form", "LinearProgram", "count_sequences",
+__all__ = ["solve_lp", "LPSolution", "linear_program", "LinearProgram", "count_sequences",
            "DEFAULT_MAX_SEQUENCES"]
 
 DEFAULT_MAX_SEQUENCES = 250_000
@@ -188,8 +188,6 @@ def linear_program(game: Game) -> LinearProgram:
     return LinearProgram(constraints[0], constraints[1], rhs[0], rhs[1], A, (index[0], index[1]),
                          (infosets[0], infosets[1]))
 
-
-sequence_form = linear_program  # the name chapters 2 and 3 call it by
 
 
 def solve_lp(game: Game, *, max_sequences: int = DEFAULT_MAX_SEQUENCES,
