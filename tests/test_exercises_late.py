@@ -166,3 +166,119 @@ def test_ch6_baseline_exercise(baseline, sent_up):
         if value != 0.0:
             seen.add(value)
     assert seen == sent_up
+
+
+def test_ch6_outcome_sampling_by_hand():
+    """Exercise ch6-os-by-hand: on Kuhn with epsilon = 0.6 and sigma(K) = (1/4, 3/4), the
+    traversal K, Q, bet, call has xi(K) = (2/5, 3/5), q(z) = 1/20, w = 1 at K and 5/3 at Qb; K
+    sends up 5/2, its regrets move by (-5/2, +5/6), and S(Qb) by (5/6, 5/6). Computed here in
+    exact fractions from the game's own probabilities and payoff, then by cfrlib's textbook walk."""
+    from fractions import Fraction
+
+    from cfrlib.textbook.sampling import InfosetNode, InfosetTable, outcome_sampling
+
+    h = games.kuhn().initial_state()
+    chance = Fraction(1)
+    for card in ("K", "Q"):
+        chance *= Fraction(dict(h.chance_outcomes())[card]).limit_denominator(10)
+        h = h.child(card)
+    epsilon, sigma_k, sigma_qb = Fraction(3, 5), Fraction(3, 4), Fraction(1, 2)   # bet, call
+    xi_bet = epsilon / 2 + (1 - epsilon) * sigma_k
+    z = h.child("bet").child("bet")
+    u = Fraction(z.returns()[0])
+    q_z = chance * xi_bet * sigma_qb
+    sent_up = chance * (sigma_k * sigma_qb) * u / q_z            # pi_-0(h) pi(h -> z) u(z) / q(z)
+    w_k, w_qb = chance / chance, chance / (chance * xi_bet)
+    c_bet = u / xi_bet
+    assert (xi_bet, q_z, sent_up, w_k, w_qb) == (Fraction(3, 5), Fraction(1, 20), Fraction(5, 2),
+                                                 1, Fraction(5, 3))
+    assert (w_k * (0 - sent_up), w_k * (c_bet - sent_up)) == (Fraction(-5, 2), Fraction(5, 6))
+
+    class Draws:
+        def __init__(self, *uniforms):
+            self.uniforms = list(uniforms)
+
+        def random(self):
+            return self.uniforms.pop(0)
+
+    table = InfosetTable()
+    table[(0, "K")] = InfosetNode(["pass", "bet"])
+    table[(0, "K")].regret = [1.0, 3.0]
+    value = outcome_sampling(games.kuhn().initial_state(), 0, 1.0, 1.0, table,
+                             Draws(0.9, 0.7, 0.5, 0.9), 0.6)
+    assert value == pytest.approx(float(sent_up), abs=1e-12)
+    assert table[(0, "K")].regret == pytest.approx([1 - 5 / 2, 3 + 5 / 6], abs=1e-12)
+    assert table[(1, "Qb")].strategy_sum == pytest.approx([float(w_qb * sigma_qb)] * 2, abs=1e-12)
+
+
+def test_ch8_dcfr_discounts_by_hand():
+    """Exercise ch8-by-hand: regrets 2, -4, 1, 3 give R^4 = 22/9 under DCFR(1.5, 0, 2) (factors
+    1/2, 1/2, 1/2, 8/9), 4 under CFR+ and 2 under CFR; with gamma = 2 iterations 1 and 4 get 1/30
+    and 8/15 of the average's weight. The recursion is written out here, then cfrlib's minimizer
+    run on it."""
+    import math
+
+    from cfrlib.solvers import regret_minimizers as rm
+
+    def by_hand(alpha, beta):
+        R = 0.0
+        for t, r in enumerate([2.0, -4.0, 1.0, 3.0], start=1):
+            x = R + r
+            e = alpha if x >= 0 else beta
+            R = x * (1.0 if e == math.inf else 0.0 if e == -math.inf else t ** e / (t ** e + 1))
+        return R
+
+    expected = {(1.5, 0.0): 22 / 9, (math.inf, -math.inf): 4.0, (math.inf, math.inf): 2.0}
+    for (alpha, beta), value in expected.items():
+        assert by_hand(alpha, beta) == pytest.approx(value, abs=1e-12)
+        R = np.zeros((1, 1))
+        for t, r in enumerate([2.0, -4.0, 1.0, 3.0], start=1):
+            rm.RegretMatching(alpha, beta).update(R, np.array([[r]]), t)
+        assert R[0, 0] == pytest.approx(value, abs=1e-12)
+    weights = [t ** 2 for t in range(1, 5)]
+    assert (weights[0] / sum(weights), weights[3] / sum(weights)) == pytest.approx((1 / 30, 8 / 15))
+
+
+def test_ch9_budget_from_the_tree():
+    """Exercise ch9-budget-by-hand: Kuhn has |H| = 1 + 3 + 6 * 9 = 58 nodes, counted here on the
+    state API; the first iteration touches 116 (CFR alt.), 58 (CFR simult.) and 2 * (2 + 9) = 22
+    (chance sampling) nodes; the committed budget is at most 116,000 and buys chance sampling at
+    least 116,000 / 22 iterations, CFR simult. at least 2,000."""
+    from cfrbook import datasets
+
+    def count(state):
+        if state.is_terminal():
+            return 1
+        children = ([o for o, _ in state.chance_outcomes()] if state.is_chance()
+                    else state.legal_actions())
+        return 1 + sum(count(state.child(a)) for a in children)
+
+    kuhn = games.kuhn()
+    root = kuhn.initial_state()
+    one_deal = root.child("K").child("Q")
+    assert count(one_deal) == 9
+    assert count(root) == 1 + 3 + 6 * 9 == 58 == kuhn.tree().num_nodes
+    for name, nodes in (("CFR alt.", 116), ("CFR simult.", 58), ("chance sampling", 2 * (2 + 9))):
+        assert comparison.make_solver(name, kuhn, 0).iterate(1).nodes_touched == nodes, name
+    data = datasets.load_json("comparison")
+    budget = data["games"]["kuhn"]["node_budget"]
+    assert budget <= 1000 * 116
+    logs = data["games"]["kuhn"]["logs"]
+    assert logs["chance sampling"]["iteration"][-1] >= budget / 22
+    assert logs["CFR simult."]["iteration"][-1] >= budget / 58
+
+
+def test_ch11_abstract_infosets_by_hand():
+    """Exercise ch11-count-infosets: six-rank Leduc has 6 * 6 + 6 * 6 * 5 * 6 = 1,116 infosets
+    and its one-bucket abstraction 6 + 6 * 5 * 6 = 186, counted here from the real game's infoset
+    keys mapped through the bucket function, and by cfrlib's compiled abstract game."""
+    from cfrlib.abstraction import abstract_game, rank_buckets
+
+    six = games.leduc(ranks=6, suit_isomorphism=True)
+    tree = six.tree()
+    real = set(zip(tree.infoset_player.tolist(), tree.infoset_keys))
+    bucket = rank_buckets(six, 1)
+    abstract = {(p, bucket(key)) for p, key in real}
+    assert len(real) == 6 * 6 + 6 * 6 * 5 * 6 == 1116
+    assert len(abstract) == 6 + 6 * 5 * 6 == 186
+    assert abstract_game(six, bucket).tree().num_infosets == 186
