@@ -18,7 +18,7 @@ from scipy.optimize import linprog
 import cfrlib
 from cfrlib import games
 from cfrlib.evaluation import realization_plan
-from cfrlib.lp import count_sequences, sequence_form, solve_lp
+from cfrlib.lp import count_sequences, linear_program, solve_lp
 from toy_games import RandomGame, TupleGame
 
 KUHN, LEDUC, LEDUC288 = games.kuhn(), games.leduc(), games.leduc(suit_isomorphism=True)
@@ -85,7 +85,7 @@ def test_sequence_form_payoff_matches_expected_value():
     tree = LEDUC.tree()
     probs = rng.dirichlet(np.ones(tree.max_actions), size=tree.num_infosets) * tree.action_mask
     sigma = cfrlib.Strategy(LEDUC, probs / probs.sum(axis=1, keepdims=True))
-    form = sequence_form(LEDUC)
+    form = linear_program(LEDUC)
     plans = []
     for p in (0, 1):
         flat = realization_plan(tree, sigma.probs, p)
