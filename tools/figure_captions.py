@@ -481,8 +481,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
         "caption": (
             "Every variant on every game of the comparison against nodes touched: Kuhn, Leduc with "
             "288 and 936 infosets, Short Deck Big Leduc and Bluff 1x1. At equal work the sampling "
-            "solvers become competitive on small games, but still trail the full-width variants "
-            "with modern regret updates."),
+            "solvers come close to vanilla CFR, and pass it on Short Deck Big Leduc, but still "
+            "trail the full-width variants with modern regret updates."),
         "alt": (
             "Five log-log panels, one per game, of exploitability against nodes touched for eleven "
             "variants with a shared legend: sampling curves start earlier; CFR+, DCFR and PCFR+ "
@@ -492,12 +492,12 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
         "name": "fig-ch09-seconds",
         "caption": (
             "Exploitability against seconds spent iterating, on Leduc and Bluff 1x1. The "
-            "vectorized full-width variants get far in a fraction of the time the sampling solvers, "
-            "Python loops, need: a difference of implementation as much as of algorithm."),
+            "vectorized full-width variants get further in the same time than the sampling "
+            "solvers, which walk the tree node by node: a difference of implementation as much as "
+            "of algorithm."),
         "alt": (
             "Two log-log panels of exploitability against time in seconds: full-width variants "
-            "fall steeply within a fraction of a second; the sampling solvers' curves stretch over "
-            "tens of seconds and stay higher."),
+            "fall steeply; the sampling solvers' curves run longer and stay higher."),
     },
     ("09_comparison.ipynb", "cell-027"): {
         "name": "fig-ch09-game-size",
