@@ -104,7 +104,7 @@ def test_a_legend_over_a_bar():
 def test_text_too_small_once_a_wide_figure_is_shrunk_to_the_column():
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(15, 3))   # 1500 px shown 750 px wide: 8 pt -> 5.6 px
+    fig, ax = plt.subplots(figsize=(13, 3))   # 1300 px shown 650 px wide: 8 pt -> 5.6 px
     ax.plot([1, 2], [1, 2])
     ax.set_xlabel("iterations", fontsize=8)
     found = figure_layout.problems(fig)

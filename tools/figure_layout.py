@@ -27,9 +27,10 @@ from typing import Any
 
 import numpy as np
 
-COLUMN_PX = 750
-"""Width in pixels of the text column of a page at 1280 px (``cfrbook.plotting.COLUMN_WIDTH``
-inches at 100 dpi): a wider image is shown shrunk to it."""
+COLUMN_PX = 650
+"""Width in pixels of the narrowest box a figure gets in a page at 1280 px: 688 for a cell's
+output, 672 for a captioned figure, 650 inside an exercise's solution (measured, and checked
+against every page by tests/browser/test_rendered_book.py); a wider image is shown shrunk to it."""
 MIN_TEXT_PX = 9.0
 """The smallest font size, in pixels of the page, that a figure's text may have."""
 SLACK_PX = 1.0

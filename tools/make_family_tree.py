@@ -32,7 +32,7 @@ NODES = {
     "plus": (0.0, 0.8, "CFR+\nTammelin 2014", "chapter 7"),
     "linear": (0.0, -0.5, "Linear CFR\nBrown & Sandholm 2019", "chapter 7"),
     "dcfr": (0.0, -1.8, "DCFR\nBrown & Sandholm 2019", "chapter 8"),
-    "pcfr": (3.4, 0.8, "Predictive CFR+\nFarina et al. 2021", "chapters 8, 9"),
+    "pcfr": (3.6, 0.8, "Predictive CFR+\nFarina et al. 2021", "chapters 8, 9"),
 }
 FAMILY = {"rm": "#eeeeee", "cfr": "#d6e4f5", "cs": "#fde2c8", "es": "#fde2c8", "os": "#fde2c8",
           "plus": "#d9f0d3", "linear": "#d9f0d3", "dcfr": "#d9f0d3", "pcfr": "#d9f0d3"}
@@ -45,7 +45,7 @@ EDGES = [
     ("cfr", "plus", "regret matching+,\nlinear average", (0.15, 1.5, "left", "center")),
     ("plus", "linear", "weight iteration t by t", (0.15, 0.15, "left", "center")),
     ("linear", "dcfr", "discount by (\u03b1, \u03b2, \u03b3)", (0.15, -1.15, "left", "center")),
-    ("plus", "pcfr", "predict the\nnext regret", (1.7, 0.88, "center", "bottom")),
+    ("plus", "pcfr", "predict the\nnext regret", (1.8, 0.88, "center", "bottom")),
 ]
 BOX_W, BOX_H = 2.5, 0.8
 
@@ -63,7 +63,7 @@ def draw(output: Path) -> Path:
     """Render the figure to ``output`` (SVG) and return the path."""
     plt.rcParams.update({"svg.hashsalt": "cfrlib-family-tree", "svg.fonttype": "path",
                          "font.size": 10})
-    xlim, ylim, inches_per_unit = (-4.75, 4.75), (-2.75, 4.0), 1.0
+    xlim, ylim, inches_per_unit = (-4.75, 4.95), (-2.75, 4.0), 1.0
     fig = plt.figure(figsize=((xlim[1] - xlim[0]) * inches_per_unit,
                               (ylim[1] - ylim[0]) * inches_per_unit))
     ax = fig.add_axes((0, 0, 1, 1))
@@ -71,8 +71,8 @@ def draw(output: Path) -> Path:
         ax.add_patch(FancyBboxPatch((x - BOX_W / 2, y - BOX_H / 2), BOX_W, BOX_H,
                                     boxstyle="round,pad=0.04,rounding_size=0.1",
                                     fc=FAMILY[key], ec="#444444", lw=1.0))
-        ax.text(x, y, label, ha="center", va="center", fontsize=10, linespacing=1.4)
-        ax.text(x - BOX_W / 2 + 0.05, y - BOX_H / 2 - 0.08, where, ha="left", va="top", fontsize=9,
+        ax.text(x, y, label, ha="center", va="center", fontsize=11, linespacing=1.4)
+        ax.text(x - BOX_W / 2 + 0.05, y - BOX_H / 2 - 0.08, where, ha="left", va="top", fontsize=10,
                 color="#555555", style="italic")
     for start, end, label, place in EDGES:
         a, b = _edge_points(NODES[start][:2], NODES[end][:2])
@@ -83,10 +83,10 @@ def draw(output: Path) -> Path:
                                      color="#444444", shrinkA=0, shrinkB=0))
         if label:
             x, y, ha, va = place
-            ax.text(x, y, label, ha=ha, va=va, fontsize=9, color="#333333", linespacing=1.2)
+            ax.text(x, y, label, ha=ha, va=va, fontsize=10, color="#333333", linespacing=1.2)
     ax.text(-3.4, 2.2, "Monte Carlo CFR:\nsample part of the tree\neach iteration", ha="center",
-            va="center", fontsize=9.5, color="#a0522d", linespacing=1.3)
-    ax.text(1.7, -2.55, "full width, faster convergence", ha="center", fontsize=9.5,
+            va="center", fontsize=10.5, color="#a0522d", linespacing=1.3)
+    ax.text(1.7, -2.55, "full width, faster convergence", ha="center", fontsize=10.5,
             color="#2e7d32")
     ax.set_xlim(*xlim)
     ax.set_ylim(*ylim)
