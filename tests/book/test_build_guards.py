@@ -99,6 +99,17 @@ def _outcomes(report: Path) -> dict[str, list[str]]:
     return outcome
 
 
+def _pytest(root: Path) -> tuple[subprocess.CompletedProcess, dict[str, list[str]]]:
+    """Run pytest (with the copied configuration) in ``root``; the run and each notebook's
+    outcomes."""
+    report = root / "report.xml"
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={report}"],
+        cwd=root, env=_env(), capture_output=True, text=True, timeout=600,
+    )
+    return run, _outcomes(report)
+
+
 def test_nbval_fails_on_error_and_on_changed_number(tmp_path):
     chapters = _test_setup(tmp_path)
     # The clean twin also shows the sanitizing at work: another memory address is no change.
@@ -109,12 +120,7 @@ def test_nbval_fails_on_error_and_on_changed_number(tmp_path):
     _notebook(chapters / "raises.ipynb", [("print(6 * 7)", "42\n"), ("1 / 0", "")])
     _notebook(chapters / "changed_number.ipynb", [("print(6 * 7)", "41\n")])
 
-    report = tmp_path / "report.xml"
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={report}"],
-        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=600,
-    )
-    outcome = _outcomes(report)
+    run, outcome = _pytest(tmp_path)
     by_notebook = {name: outcome.get(name) for name in ("clean", "raises", "changed_number")}
 
     assert run.returncode == 1, run.stdout[-3000:]
@@ -194,12 +200,7 @@ def test_nbval_fails_on_a_stale_or_missing_quoted_number(tmp_path):
             quote.metadata["tags"] = ["nbval-ignore-output"]
         _notebook(chapters / f"{name}.ipynb", [("x = 6 * 7", None), quote, ("print(x)", "42\n")])
 
-    report = tmp_path / "report.xml"
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={report}"],
-        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=600,
-    )
-    outcome = _outcomes(report)
+    run, outcome = _pytest(tmp_path)
     assert run.returncode == 1, run.stdout[-3000:]
     assert outcome["current"] == ["passed", "passed"], run.stdout[-3000:]
     assert outcome["stale"] == ["failed", "passed"], run.stdout[-3000:]
@@ -228,12 +229,7 @@ def test_nbval_fails_on_a_figure_a_reader_cannot_read(tmp_path):
     for name, where in (("legible", "upper left"), ("covered", "center")):
         _notebook(chapters / f"{name}.ipynb", [(draw.format(where=where), "drawn\n")])
 
-    report = tmp_path / "report.xml"
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={report}"],
-        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=600,
-    )
-    outcome = _outcomes(report)
+    run, outcome = _pytest(tmp_path)
     assert run.returncode == 1, run.stdout[-3000:]
     assert outcome["legible"] == ["passed"], run.stdout[-3000:]
     assert outcome["covered"] == ["failed"], run.stdout[-3000:]
