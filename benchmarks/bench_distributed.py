@@ -62,7 +62,7 @@ def interleaved(game, client, rounds, per_round):
     serial = ExternalSamplingMCCFR(game, seed=SEED, backend="tree")
     dist = DistributedExternalSampling(game, client=client, workers=WORKERS, iterations_per_round=per_round,
                                        seed=SEED)
-    logs = {"serial": ConvergenceLog(serial.name), "distributed": ConvergenceLog(f"{dist.name} ({WORKERS} workers)")}
+    logs = {"serial": ConvergenceLog(serial.name), "distributed": ConvergenceLog(dist.name)}
     for name, solver in (("serial", serial), ("distributed", dist)):
         logs[name].append(0, 0, 0.0, solver.exploitability())
     seconds = {"serial": [], "distributed": [], "walk": [], "serial_cpu": [], "distributed_cpu": []}
@@ -89,7 +89,7 @@ def summed(game, client, rounds, per_round) -> ConvergenceLog:
     """The distributed run with ``merge="sum"``, evaluated after every round."""
     with DistributedExternalSampling(game, client=client, workers=WORKERS, iterations_per_round=per_round,
                                      seed=SEED, merge="sum") as dist:
-        return dist.run(rounds)
+        return dist.run(rounds, eval_every=1, progress=False)
 
 
 def tiny_rounds(game, client, rounds=10) -> float:

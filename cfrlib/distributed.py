@@ -17,9 +17,14 @@ corrections applies each one K times and the strategy overshoots (``merge="sum"`
 show it; with one iteration a round both are the same, up to a scale that regret matching
 ignores).
 
-Seeds come from ``numpy.random.SeedSequence(seed)``: round ``r`` spawns one child, which spawns
-one child per shard. Which process runs a shard does not matter, so the same seed, shard count
-and round size give the same strategy bit for bit, on any cluster.
+Seeds come from ``numpy.random.SeedSequence(seed)``: round ``r`` uses its child number ``r``
+(``spawn_key=(r,)``), which spawns one child per shard. Which process runs a shard does not
+matter, so the same seed, shard count and round size give the same strategy bit for bit, on any
+cluster, and a run saved after round ``r`` and loaded continues with round ``r + 1``'s seeds.
+
+The solver is a ``cfrlib.Solver`` whose step is a round: ``iterate``, ``run`` (with its log,
+target, progress bar and checkpoints) and ``save`` / ``load`` are the serial solvers', counted in
+rounds, and its state is the two merged tables.
 
 Each worker process compiles the game once (it is scattered once) and keeps one solver per run
 between rounds; only the regret table travels to the workers each round, and only the two
@@ -37,11 +42,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
+from typing_extensions import Self
 
 from .checks import check_iterations, check_seed
 from .errors import SolverError
 from .game import Game
-from .solvers.base import ConvergenceLog
+from .solvers.base import ConvergenceLog, Solver
 from .solvers.sampling import ExternalSamplingMCCFR
 from .strategy import Strategy
 
@@ -68,7 +74,7 @@ _WORKER_SOLVERS: dict[tuple[str, int], ExternalSamplingMCCFR] = {}
 """On a worker: the solver of each run (and worker thread), kept between rounds."""
 
 
-class DistributedExternalSampling:
+class DistributedExternalSampling(Solver):
     """External-sampling MCCFR whose iterations run on a Dask cluster, ``workers`` shards a round.
 
     ``client=None`` starts a ``distributed.LocalCluster`` of ``workers`` processes with one thread
@@ -82,16 +88,22 @@ class DistributedExternalSampling:
     The game must compile (``game.tree()``): the driver evaluates exactly, the workers walk the
     compiled tree.
 
-    :meth:`iterate` runs rounds; ``iterations``, ``nodes_touched`` and ``seconds`` count like the
-    serial solver's (iterations of one traversal per player, over all shards), so that logs of
-    both compare at equal traversals. ``compute_seconds`` adds up, round by round, the longest
-    time a shard spent walking; ``seconds - compute_seconds`` is the cost of distributing
-    (scheduling, transfers, loading and reading the tables). ``cpu_seconds`` adds up the largest
-    processor time of a shard (its walk and its tables), which other work on a shared machine
-    does not inflate.
+    Its step is a round: :meth:`iterate` and :meth:`run` count rounds (``eval_every`` and
+    ``checkpoint_every`` too), ``rounds`` says how many have run; ``iterations``,
+    ``nodes_touched`` and ``seconds`` count like the serial solver's (iterations of one traversal
+    per player, over all shards), so that logs of both compare at equal traversals.
+    ``compute_seconds`` adds up, round by round, the longest time a shard spent walking;
+    ``seconds - compute_seconds`` is the cost of distributing (scheduling, transfers, loading and
+    reading the tables). ``cpu_seconds`` adds up the largest processor time of a shard (its walk
+    and its tables), which other work on a shared machine does not inflate. :meth:`save` writes
+    the merged tables, the counters and the settings (not the client);
+    ``DistributedExternalSampling.load(path, game, client=...)`` continues the run bit for bit,
+    on any cluster.
     """
 
     name = "distributed external-sampling MCCFR"
+    sampled = True
+    step = "round"
 
     def __init__(self, game: Game, client: Client | str | None = None, workers: int = 2,
                  iterations_per_round: int = DEFAULT_ITERATIONS_PER_ROUND, seed: int = 0,
@@ -108,19 +120,18 @@ class DistributedExternalSampling:
             raise SolverError("client must be None (start a LocalCluster), a distributed.Client or "
                               f"a scheduler address string, got {client!r}")
         self.seed = check_seed(seed)
+        super().__init__(game)
         # the driver's solver holds the merged tables between rounds and evaluates them
         self._merged = ExternalSamplingMCCFR(game, seed=self.seed, backend="tree")
-        self.game = game
         self.workers = int(workers)
         self.merge = merge
+        self.name = f"{self.name} ({self.workers} workers{', merge=sum' if merge == 'sum' else ''})"
         self.iterations_per_round = per_round
         self._shares = [per_round // workers + (k < per_round % workers) for k in range(workers)]
         shape = (game.tree().num_infosets, game.tree().max_actions)
         self._regret, self._strategy_sum = np.zeros(shape), np.zeros(shape)
         self._synced = True
-        self._rounds_seeds = np.random.SeedSequence(self.seed)
-        self.rounds = self.iterations = self.nodes_touched = 0
-        self.seconds = self.compute_seconds = self.cpu_seconds = 0.0
+        self.compute_seconds = self.cpu_seconds = 0.0
         self._token = uuid.uuid4().hex
         self._cluster: LocalCluster | None = None
         self._owns_client = not _is_client(client)
@@ -137,22 +148,32 @@ class DistributedExternalSampling:
         self._game_future = connected.scatter(game, broadcast=True, hash=False)
 
     # ------------------------------------------------------------------------- rounds
-    def iterate(self, rounds: int = 1) -> DistributedExternalSampling:
-        """Run ``rounds`` more rounds (``iterations_per_round`` iterations each); returns the
-        solver so calls can chain."""
-        for _ in range(check_iterations(rounds, "rounds")):
-            self._round()
-        return self
+    @property
+    def iterations_per_step(self) -> int:
+        """A step is a round: ``iterations_per_round``."""
+        return self.iterations_per_round
+
+    @property
+    def rounds(self) -> int:
+        """The rounds run so far."""
+        return self.iterations // self.iterations_per_round
+
+    def run(self, iterations: int, eval_every: int | None = 1, *, progress: bool = False,
+            **options: Any) -> ConvergenceLog:
+        """:meth:`cfrlib.Solver.run` counted in rounds (``iterations`` rounds, an evaluation every
+        ``eval_every`` rounds), with other defaults: an evaluation after every round, and no
+        progress bar unless ``progress=True``."""
+        return super().run(iterations, eval_every, progress=progress, **options)
 
     def _connected(self) -> Client:
         if self.client is None:
             raise SolverError(f"this {type(self).__name__} is closed")
         return self.client
 
-    def _round(self) -> None:
-        start = time.perf_counter()
+    def _iteration(self) -> None:
+        """One round: the shards' walks from the merged regrets, then the merge."""
         client = self._connected()
-        seeds = self._rounds_seeds.spawn(1)[0].spawn(self.workers)
+        seeds = np.random.SeedSequence(self.seed, spawn_key=(self.rounds,)).spawn(self.workers)
         regret = client.scatter(self._regret, broadcast=True, hash=False)
         # shard k goes to worker thread k (round robin), so that no thread idles while another
         # runs two shards; where a shard runs does not change its result
@@ -168,38 +189,16 @@ class DistributedExternalSampling:
             self._strategy_sum += delta_sum
         self._regret += total / self.workers if self.merge == "mean" else total
         self._synced = False
-        self.rounds += 1
-        self.iterations += self.iterations_per_round
         self.nodes_touched += sum(r[2] for r in results)
         self.compute_seconds += max(r[3] for r in results)
         self.cpu_seconds += max(r[4] for r in results)
-        self.seconds += time.perf_counter() - start
-
-    def run(self, rounds: int, eval_every: int = 1, *, log: ConvergenceLog | None = None) -> ConvergenceLog:
-        """Run ``rounds`` rounds, evaluating the average strategy's exploitability every
-        ``eval_every`` rounds and at the end; a ``cfrlib.solvers.ConvergenceLog`` whose
-        ``iteration`` column counts iterations (not rounds), like the serial solvers' logs.
-        Appends to ``log`` when given."""
-        n = check_iterations(rounds, "rounds")
-        every = check_iterations(eval_every, "eval_every")
-        if every == 0:
-            raise SolverError("eval_every must be a positive integer")
-        log = log if log is not None else ConvergenceLog(
-            f"{self.name} ({self.workers} workers{', merge=sum' if self.merge == 'sum' else ''})")
-        if not log.rows or log.rows[-1][0] != self.iterations:
-            log.append(self.iterations, self.nodes_touched, self.seconds, self.exploitability())
-        for done in range(1, n + 1):
-            self._round()
-            if done % every == 0 or done == n:
-                log.append(self.iterations, self.nodes_touched, self.seconds, self.exploitability())
-        return log
 
     # ---------------------------------------------------------------------- results
     def _solver(self) -> ExternalSamplingMCCFR:
         """The driver's serial solver, holding the merged tables."""
         if not self._synced:
-            self._merged._restore({"regret": self._regret, "strategy_sum": self._strategy_sum,
-                                   "uniforms": np.empty(0)})
+            self._merged.set_state({"regret": self._regret, "strategy_sum": self._strategy_sum,
+                                    "uniforms": np.empty(0)})
             self._synced = True
         return self._merged
 
@@ -211,13 +210,30 @@ class DistributedExternalSampling:
         """``sigma^{T+1}``: regret matching on the merged regrets, a ``cfrlib.Strategy``."""
         return self._solver().current_strategy()
 
-    def exploitability(self) -> float:
-        """Exploitability (NashConv / 2) of the average strategy, computed on the driver."""
-        return self._solver().exploitability()
-
     def worker_peak_memory_mb(self) -> dict[str, float]:
         """``{worker address: peak resident memory in MB}`` of each worker process so far."""
         return dict(sorted(self._connected().run(_peak_rss_mb).items()))
+
+    # --------------------------------------------------------------- save / load
+    def _params(self) -> dict[str, Any]:
+        return {"workers": self.workers, "iterations_per_round": self.iterations_per_round,
+                "seed": self.seed, "merge": self.merge}
+
+    def _arrays(self) -> dict[str, NDArray[Any]]:
+        """The merged ``regret`` and ``strategy_sum``, and ``shard_seconds``: ``compute_seconds``
+        and ``cpu_seconds``."""
+        return {"regret": self._regret.copy(), "strategy_sum": self._strategy_sum.copy(),
+                "shard_seconds": np.array([self.compute_seconds, self.cpu_seconds])}
+
+    def _restore(self, arrays: dict[str, NDArray[Any]]) -> None:
+        shapes = {"regret": self._regret.shape, "strategy_sum": self._regret.shape,
+                  "shard_seconds": (2,)}
+        for name, shape in shapes.items():
+            if arrays[name].shape != shape:
+                raise SolverError(f"saved state {name!r} has shape {arrays[name].shape}, expected {shape}")
+        self._regret[:], self._strategy_sum[:] = arrays["regret"], arrays["strategy_sum"]
+        self.compute_seconds, self.cpu_seconds = arrays["shard_seconds"].tolist()
+        self._synced = False
 
     # ---------------------------------------------------------------------- lifetime
     def close(self) -> None:
@@ -233,7 +249,7 @@ class DistributedExternalSampling:
             self._cluster.close()
         self.client = self._cluster = None
 
-    def __enter__(self) -> DistributedExternalSampling:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -266,13 +282,13 @@ def _run_shard(game: Game, token: str, regret: NDArray[np.float64], iterations: 
     solver = _WORKER_SOLVERS.get(key)
     if solver is None:
         solver = _WORKER_SOLVERS[key] = ExternalSamplingMCCFR(game, seed=0, backend="tree")
-    solver._restore({"regret": regret, "strategy_sum": np.zeros_like(regret),
-                     "uniforms": np.empty(0)})
+    solver.set_state({"regret": regret, "strategy_sum": np.zeros_like(regret),
+                      "uniforms": np.empty(0)})
     solver.rng.bit_generator.state = np.random.default_rng(seed_sequence).bit_generator.state
     before, start = solver.nodes_touched, time.perf_counter()
     solver.iterate(iterations)
     seconds = time.perf_counter() - start
-    arrays = solver._arrays()
+    arrays = solver.state()
     delta_regret = arrays["regret"] - regret
     return (delta_regret, arrays["strategy_sum"], solver.nodes_touched - before, seconds,
             time.thread_time() - cpu)

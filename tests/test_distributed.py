@@ -10,6 +10,7 @@ import pytest
 import cfrlib
 from cfrlib import SolverError, games
 from cfrlib.distributed import DistributedExternalSampling, _run_shard, local_cluster
+from cfrlib.solvers import ConvergenceLog
 
 
 KUHN = games.kuhn()
@@ -83,6 +84,30 @@ def test_one_shard_is_the_serial_solver(client):
     assert np.array_equal(solver.current_strategy().probs, serial.current_strategy().probs)
     assert solver.nodes_touched == serial.nodes_touched
     solver.close()
+
+
+@pytest.mark.slow
+def test_it_is_a_solver_whose_run_counts_rounds_and_whose_save_continues_bit_for_bit(client, tmp_path):
+    # Solver.run's loop, in rounds: evaluations and checkpoints every 2 rounds of 200 iterations
+    solver = DistributedExternalSampling(KUHN, client=client, iterations_per_round=200, seed=4)
+    assert isinstance(solver, cfrlib.Solver) and solver.step == "round"
+    log = solver.run(4, eval_every=2, progress=False, checkpoint_every=2,
+                     checkpoint=lambda s: s.save(tmp_path / f"round{s.rounds}.npz"))
+    assert list(log.iteration) == [0, 400, 800] and solver.rounds == 4
+    assert log.name == "distributed external-sampling MCCFR (2 workers)"
+    # loaded after round 2 (on any client), it runs rounds 3 and 4 as the first run did
+    loaded = cfrlib.Solver.load(tmp_path / "round2.npz", KUHN, client=client)
+    assert type(loaded) is DistributedExternalSampling and loaded.rounds == 2
+    assert (loaded.iterations, loaded.nodes_touched) == (400, log.nodes_touched[1])
+    assert loaded.compute_seconds > 0 and loaded.client is client
+    resumed = loaded.run(2, eval_every=2, progress=False, log=ConvergenceLog(log.name, log.rows[:2]))
+    assert np.array_equal(resumed.exploitability, log.exploitability)
+    assert np.array_equal(resumed.nodes_touched, log.nodes_touched)
+    for table in ("regret", "strategy_sum"):
+        assert np.array_equal(loaded.state()[table], solver.state()[table])
+    assert np.array_equal(loaded.current_strategy().probs, solver.current_strategy().probs)
+    for s in (solver, loaded):
+        s.close()
 
 
 @pytest.mark.slow

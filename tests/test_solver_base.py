@@ -143,3 +143,43 @@ def test_run_calls_its_checkpoint_at_multiples_of_checkpoint_every_and_changes_n
     assert np.array_equal(log.exploitability, plain.exploitability)
     with pytest.raises(cfrlib.SolverError, match="checkpoint_every must be a positive integer"):
         solver.run(5, checkpoint=print, checkpoint_every=0, progress=False)
+
+
+# ------------------------------------------------------------------------- the state
+@pytest.mark.parametrize("make", [cfrlib.CFRPlus, lambda g: cfrlib.ExternalSamplingMCCFR(g, seed=2)],
+                         ids=["cfr+", "es"])
+def test_state_and_set_state_carry_a_run_over_to_another_solver_bit_for_bit(make):
+    kuhn = games.kuhn()
+    solver = make(kuhn).iterate(40)
+    state = solver.state()
+    assert {"regret", "strategy_sum"} <= set(state)
+    state["regret"][:] = 7.0  # copies: the solver keeps its own tables
+    assert not np.array_equal(solver.state()["regret"], state["regret"])
+    other = make(kuhn)
+    other.set_state(solver.state())
+    # the counters and the generator are not part of the state
+    assert other.iterations == 0
+    other.iterations = solver.iterations
+    if solver.sampled:
+        other.rng.bit_generator.state = solver.rng.bit_generator.state
+    solver.iterate(25)
+    other.iterate(25)
+    assert solver.state().keys() == other.state().keys()
+    assert all(np.array_equal(v, other.state()[k]) for k, v in solver.state().items())
+    assert np.array_equal(solver.average_strategy().probs, other.average_strategy().probs)
+
+
+def test_set_state_names_a_missing_array():
+    solver = cfrlib.ExternalSamplingMCCFR(games.kuhn(), seed=0)
+    state = solver.state()
+    del state["uniforms"]
+    with pytest.raises(cfrlib.SolverError, match=r"set_state: no array 'uniforms'; the state of this "
+                       r"ExternalSamplingMCCFR has \['regret', 'strategy_sum', 'uniforms'\]"):
+        solver.set_state(state)
+
+
+def test_load_refuses_an_option_that_the_save_holds(tmp_path):
+    kuhn = games.kuhn()
+    cfrlib.ExternalSamplingMCCFR(kuhn, seed=0).iterate(3).save(tmp_path / "es.npz")
+    with pytest.raises(cfrlib.SolverError, match="seed is saved with the solver"):
+        cfrlib.Solver.load(tmp_path / "es.npz", kuhn, seed=1)

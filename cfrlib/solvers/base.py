@@ -2,8 +2,9 @@
 
 A solver subclass implements one iteration (:meth:`Solver._iteration`), its two strategies, and
 the arrays that make up its state; this module does the rest: argument checks, the
-``run(iterations, eval_every=...)`` loop with a progress bar and a :class:`ConvergenceLog`, and
-saving to / loading from ``.npz`` so that a long run can stop and resume without losing work.
+``run(iterations, eval_every=...)`` loop with a progress bar and a :class:`ConvergenceLog`, the
+state as named arrays (:meth:`Solver.state`, :meth:`Solver.set_state`), and saving to / loading
+from ``.npz`` so that a long run can stop and resume without losing work.
 """
 
 from __future__ import annotations
@@ -133,7 +134,8 @@ class Solver:
 
     Subclasses set :attr:`name`, implement :meth:`_iteration`, :meth:`average_strategy`,
     :meth:`current_strategy`, :meth:`_params` (constructor keyword arguments) and
-    :meth:`_arrays` / :meth:`_restore` (their state), and register with :func:`register`.
+    :meth:`_arrays` / :meth:`_restore` (their tables, behind :meth:`state` / :meth:`set_state`),
+    and register with :func:`register`.
     """
 
     name = "solver"
@@ -142,8 +144,11 @@ class Solver:
     sampled = False
     """Whether the solver draws random samples (and so takes a ``seed``)."""
     batch = 1
-    """How many iterations :meth:`iterate` hands to :meth:`_iterations` at once (Ctrl-C is
-    honoured between batches)."""
+    """How many steps :meth:`iterate` hands to :meth:`_iterations` at once (Ctrl-C is honoured
+    between batches)."""
+    step = "iteration"
+    """What :meth:`iterate` and :meth:`run` count (and their argument checks name): an
+    iteration, or a ``"round"`` of :attr:`iterations_per_step` iterations."""
 
     def __init__(self, game: Game) -> None:
         check_two_player_constant_sum(game)
@@ -152,13 +157,19 @@ class Solver:
         self.nodes_touched = 0
         self.seconds = 0.0
 
+    @property
+    def iterations_per_step(self) -> int:
+        """Iterations one step of :meth:`iterate` runs: 1, or the iterations of a round."""
+        return 1
+
     # ----------------------------------------------------------------- to implement
     def _iteration(self) -> None:
-        """Run iteration number ``self.iterations + 1`` and add to ``self.nodes_touched``."""
+        """Run the next step (iteration number ``self.iterations + 1``, or the next round) and
+        add to ``self.nodes_touched``."""
         raise NotImplementedError
 
     def _iterations(self, n: int) -> None:
-        """Run ``n`` iterations (a solver whose iterations are cheap does them in one call)."""
+        """Run ``n`` steps (a solver whose iterations are cheap does them in one call)."""
         for _ in range(n):
             self._iteration()
 
@@ -174,23 +185,44 @@ class Solver:
         return {}
 
     def _arrays(self) -> dict[str, NDArray[Any]]:
+        """The arrays of :meth:`state`, fresh ones (the caller may keep them)."""
         raise NotImplementedError
 
     def _restore(self, arrays: dict[str, NDArray[Any]]) -> None:
+        """Set the arrays of :meth:`set_state`; a :class:`SolverError` for one of the wrong shape."""
         raise NotImplementedError
 
     # ------------------------------------------------------------------- shared
+    def state(self) -> dict[str, NDArray[Any]]:
+        """The solver's tables as named arrays, copies: always the cumulative regrets
+        ``"regret"`` and the average-strategy sums ``"strategy_sum"``, plus whatever else the
+        solver's next iterations depend on (the current strategy, lazy discounts, pending
+        uniforms, ...). With the counters (``iterations``, ``nodes_touched``, ``seconds``) and,
+        for a sampled solver, the random generator's state, this is what :meth:`save` writes."""
+        return self._arrays()
+
+    def set_state(self, arrays: Mapping[str, NDArray[Any]]) -> None:
+        """Replace the solver's tables by ``arrays``, as :meth:`state` gives them (from this solver
+        or one built with the same game and parameters). The counters and the random generator
+        stay as they are: set them too to continue a run bit for bit (:meth:`load` does)."""
+        try:
+            self._restore(dict(arrays))
+        except KeyError as err:
+            raise SolverError(f"set_state: no array {err.args[0]!r}; the state of this "
+                              f"{type(self).__name__} has {sorted(self.state())}") from None
+
     def iterate(self, iterations: int = 1) -> Self:
-        """Run ``iterations`` more iterations; returns the solver so calls can chain."""
-        n = check_iterations(iterations)
+        """Run ``iterations`` more steps (iterations, or rounds: :attr:`step`); returns the solver
+        so calls can chain."""
+        n = check_iterations(iterations, f"{self.step}s")
         start = time.perf_counter()
         with _deferred_interrupt() as interrupted:
             try:
                 while n > 0 and not interrupted:
-                    step = min(n, self.batch)
-                    self._iterations(step)
-                    self.iterations += step
-                    n -= step
+                    k = min(n, self.batch)
+                    self._iterations(k)
+                    self.iterations += k * self.iterations_per_step
+                    n -= k
             finally:
                 self.seconds += time.perf_counter() - start
         return self
@@ -203,18 +235,19 @@ class Solver:
             progress: bool = True, log: ConvergenceLog | None = None,
             checkpoint: Callable[[Solver], object] | None = None,
             checkpoint_every: int | None = None) -> ConvergenceLog:
-        """Iterate up to ``iterations`` more times, evaluating every ``eval_every`` iterations.
+        """Iterate up to ``iterations`` more steps (iterations, or rounds: :attr:`step`),
+        evaluating every ``eval_every`` steps; the log's ``iteration`` column counts iterations.
 
-        Evaluations happen at iteration counts divisible by ``eval_every`` and at the end; the
+        Evaluations happen at step counts divisible by ``eval_every`` and at the end; the
         exploitability is that of the average strategy. With ``target_exploitability`` the run
         stops at the first evaluation that reaches it. ``progress`` shows a progress bar
         (a widget in notebooks, text on stderr in terminals). Appends to ``log`` when given, so
-        that a resumed run continues the same log. ``checkpoint(solver)`` is called at iteration
+        that a resumed run continues the same log. ``checkpoint(solver)`` is called at step
         counts divisible by ``checkpoint_every`` (default ``eval_every``), for instance to save
-        the solver. Interrupting the run (Ctrl-C) stops after the current iteration and leaves
-        the solver consistent.
+        the solver. Interrupting the run (Ctrl-C) stops after the current step and leaves the
+        solver consistent.
         """
-        n = check_iterations(iterations)
+        n = check_iterations(iterations, f"{self.step}s")
         if eval_every is None:
             eval_every = max(1, n // 50)
         every = check_iterations(eval_every, "eval_every")
@@ -229,21 +262,23 @@ class Solver:
             log.append(self.iterations, self.nodes_touched, self.seconds, self.exploitability())
         cadences = [every] if checkpoint is None else [every, saving]
         bar = _progress_bar(n, self.name) if progress else None
-        end = self.iterations + n
+        done = self.iterations // self.iterations_per_step
+        end = done + n
         try:
-            while self.iterations < end:
-                step = min([k - self.iterations % k for k in cadences] + [end - self.iterations])
+            while done < end:
+                step = min([k - done % k for k in cadences] + [end - done])
                 self.iterate(step)
+                done += step
                 if bar is not None:
                     bar.update(step)
-                if self.iterations % every == 0 or self.iterations == end:
+                if done % every == 0 or done == end:
                     value = self.exploitability()
                     log.append(self.iterations, self.nodes_touched, self.seconds, value)
                     if bar is not None:
                         bar.set_postfix(exploitability=f"{value:.3g}", refresh=False)
                     if target_exploitability is not None and value <= target_exploitability:
                         break
-                if checkpoint is not None and self.iterations % saving == 0:
+                if checkpoint is not None and done % saving == 0:
                     checkpoint(self)
         finally:
             if bar is not None:
@@ -258,12 +293,14 @@ class Solver:
         rng = getattr(self, "rng", None)
         if rng is not None:
             meta["rng"] = rng.bit_generator.state
-        arrays: dict[str, Any] = {f"state_{k}": v for k, v in self._arrays().items()}
+        arrays: dict[str, Any] = {f"state_{k}": v for k, v in self.state().items()}
         np.savez_compressed(path, meta=np.array(json.dumps(meta)), **arrays)
 
     @classmethod
-    def load(cls, path: PathLike, game: Game) -> Self:
-        """Rebuild a solver saved by :meth:`save` for ``game`` and restore its state."""
+    def load(cls, path: PathLike, game: Game, **options: Any) -> Self:
+        """Rebuild a solver saved by :meth:`save` for ``game`` and restore its state. ``options``
+        are constructor arguments that are not state, so not saved (the distributed solver's
+        ``client``)."""
         path = Path(path)
         try:
             with np.load(path, allow_pickle=False) as data:
@@ -276,8 +313,12 @@ class Solver:
             raise SolverError(f"{path}: holds a {meta['solver']} solver, not a {cls.__name__}")
         if meta["game"] != game.name:
             raise SolverError(f"{path}: was saved for {meta['game']}, not for {game.name}")
-        solver = klass(game, **meta["params"])
-        solver._restore(arrays)
+        saved = sorted(options.keys() & meta["params"].keys())
+        if saved:
+            raise SolverError(f"{path}: {', '.join(saved)} is saved with the solver; load takes only "
+                              "constructor arguments that are not saved")
+        solver = klass(game, **meta["params"], **options)
+        solver.set_state(arrays)
         solver.iterations, solver.nodes_touched = meta["iterations"], meta["nodes_touched"]
         solver.seconds = meta["seconds"]
         if "rng" in meta:
