@@ -88,3 +88,23 @@ def test_bad_input():
         PublicChanceSamplingCFR(LEDUC, seed=1.5)
     with pytest.raises(SolverError, match="saved tables have shape"):
         PublicChanceSamplingCFR(LEDUC)._restore({"regret": np.zeros((2, 2)), "strategy_sum": np.zeros((2, 2))})
+
+
+@pytest.mark.slow
+def test_recorded_runs_agree_with_a_short_rerun():
+    """cfrbook/data/public_chance.json (benchmarks/public_chance.py): seed 0 of both methods to
+    the first budget again, as the script runs them; nodes exactly, exploitability to rounding
+    (the seconds are the machine's)."""
+    from cfrbook import datasets
+    from cfrlib.solvers import ChanceSamplingCFR
+
+    recorded = datasets.load_json("public_chance")["games"]["leduc"]
+    budget = recorded["budgets"][0]
+    for name, klass, step in (("public chance sampling", PublicChanceSamplingCFR, 1),
+                              ("chance sampling", ChanceSamplingCFR, 20)):
+        solver = klass(games.leduc(), seed=recorded["seeds"][0])
+        while solver.nodes_touched < budget:
+            solver.iterate(step)
+        nodes, _, value = recorded["runs"][name][0][0]
+        assert solver.nodes_touched == nodes, name
+        assert solver.exploitability() == pytest.approx(value, rel=1e-9), name

@@ -124,3 +124,25 @@ def test_unsupported_settings(make):
 def test_flag_must_be_a_bool():
     with pytest.raises(SolverError, match="regret_pruning must be True or False"):
         CFR(games.kuhn(), regret_pruning="yes")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, make", [("CFR", CFR), ("CFR+", CFRPlus)])
+def test_recorded_leduc_curves_agree_with_a_short_rerun(name, make):
+    """cfrbook/data/regret_pruning.json (benchmarks/bench_regret_pruning.py): the first
+    checkpoints on Leduc again, nodes exactly, exploitability to rounding."""
+    from cfrbook import datasets
+
+    leduc = games.leduc()
+    recorded = datasets.load_json("regret_pruning")["games"]["Leduc"][name]
+    plain, pruned = make(leduc, count_pruned=True), make(leduc, regret_pruning=True)
+    rows = [r for r in zip(recorded["unpruned"], recorded["two-phase"], recorded["regret-based"])
+            if r[0][0] <= 40]
+    assert len(rows) >= 5
+    for (T, unpruned, value), (_, two_phase, _), (_, rbp_nodes, rbp_value) in rows:
+        plain.iterate(T - plain.iterations)
+        pruned.iterate(T - pruned.iterations)
+        assert unpruned == 2 * leduc.tree().num_nodes * T
+        assert (plain.nodes_touched, pruned.nodes_touched) == (two_phase, rbp_nodes), T
+        assert plain.exploitability() == pytest.approx(value, rel=1e-9)
+        assert pruned.exploitability() == pytest.approx(rbp_value, rel=1e-9)
