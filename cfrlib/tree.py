@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import NoReturn, Protocol
+from typing import Any, NoReturn, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -384,59 +384,23 @@ def build_tree(game: GameLike, table: NodeTable) -> Tree:
     follow different last own sequences of the acting player (perfect recall).
     """
     player, labels = table.player, table.labels
-    num_nodes = len(player)
     num_children = table.num_children
     first_child = 1 + np.cumsum(num_children) - num_children
     chance_prob = _checked_nodes(game, table, first_child, num_children)
     decision = np.flatnonzero(player >= 0)
     terminal = np.flatnonzero(player == TERMINAL)
-
-    # -- links and levels
-    parent = np.concatenate([[-1], np.repeat(np.arange(num_nodes, dtype=np.int64), num_children)])
-    action = np.arange(num_nodes, dtype=np.int64) - first_child[np.maximum(parent, 0)]
-    action[0] = -1
-    bounds = [0, 1]
-    while bounds[-1] < num_nodes:
-        last = bounds[-1] - 1
-        bounds.append(int(first_child[last] + num_children[last]))
+    parent, action, bounds = _links(first_child, num_children)
     depth = np.repeat(np.arange(len(bounds) - 1, dtype=np.int32), np.diff(bounds))
-    chance_reach = np.ones(num_nodes)
-    for lo, hi in zip(bounds[1:-1], bounds[2:]):
-        chance_reach[lo:hi] = chance_reach[parent[lo:hi]] * chance_prob[lo:hi]
-
-    # -- infosets: dense numbers in order of first appearance
-    scoped = bool(getattr(game, "player_scoped_infosets", False))
-    dplayer = player[decision].astype(np.int64)
-    ident = table.key[decision] * 2 + dplayer if scoped else table.key[decision]
-    _, first, inverse = np.unique(ident, return_index=True, return_inverse=True)
-    order = np.argsort(first)
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order))
-    infoset_of = rank[inverse.ravel()]
-    infoset_node = decision[first[order]]
+    chance_reach = _products_down(parent, chance_prob, bounds)
+    infoset, infoset_of, infoset_node = _number_infosets(game, table, decision)
     num_infosets = len(infoset_node)
-    infoset = np.full(num_nodes, -1, dtype=np.int64)
-    infoset[decision] = infoset_of
     width = int(num_children[infoset_node].max())
     inf_player = player[infoset_node]
-
-    seqs = np.full((2, num_nodes), num_infosets * width, dtype=np.int64)  # last own sequences
-    for lo, hi in zip(bounds[1:-1], bounds[2:]):
-        up = parent[lo:hi]
-        for p in (0, 1):
-            seqs[p, lo:hi] = np.where(player[up] == p, infoset[up] * width + action[lo:hi], seqs[p, up])
-    own_seq = seqs[dplayer, decision]
-    parent_seq = own_seq[first[order]]
-
+    seqs = _last_sequences(player, parent, action, infoset, bounds, num_infosets * width, width)
+    own_seq = seqs[player[decision].astype(np.int64), decision]
+    parent_seq = own_seq[np.searchsorted(decision, infoset_node)]
     _check_infosets(game, table, decision, infoset_of, infoset_node, own_seq, parent_seq)
-
-    own_depth = np.zeros(num_infosets, dtype=np.int32)
-    has_parent = parent_seq != num_infosets * width
-    while True:  # own depth = 1 + that of the parent sequence's infoset, to a fixed point
-        deeper = np.where(has_parent, own_depth[parent_seq // width % num_infosets] + 1, 0).astype(np.int32)
-        if np.array_equal(deeper, own_depth):
-            break
-        own_depth = deeper
+    own_depth = _own_depths(parent_seq, num_infosets, width)
 
     num_actions = num_children[infoset_node]
     payoff = table.returns[:, 0].copy()
@@ -476,6 +440,74 @@ def build_tree(game: GameLike, table: NodeTable) -> Tree:
                 tree.terminal_payoff, tree.terminal_chance, tree.terminal_seq):
         arr.flags.writeable = False
     return tree
+
+
+def _links(first_child: NDArray[np.int64], num_children: NDArray[np.int64]
+           ) -> tuple[NDArray[np.int64], NDArray[np.int64], list[int]]:
+    """``(parent, action, bounds)`` of a level-order tree given by its ``first_child`` and
+    ``num_children``: each node's parent (-1 at the root), the index of the action that leads to
+    it (-1 at the root), and the node numbers where each level starts (and the end)."""
+    num_nodes = len(num_children)
+    parent = np.concatenate([[-1], np.repeat(np.arange(num_nodes, dtype=np.int64), num_children)])
+    action = np.arange(num_nodes, dtype=np.int64) - first_child[np.maximum(parent, 0)]
+    action[0] = -1
+    bounds = [0, 1]
+    while bounds[-1] < num_nodes:
+        last = bounds[-1] - 1
+        bounds.append(int(first_child[last] + num_children[last]))
+    return parent, action, bounds
+
+
+def _products_down(parent: NDArray[np.int64], factor: NDArray[np.float64], bounds: list[int]
+                   ) -> NDArray[np.float64]:
+    """``prod`` of ``factor`` along the path from the root to each node, level by level (the
+    chance reach ``pi_c(h)`` for the chance probabilities)."""
+    product = np.ones(len(parent))
+    for lo, hi in zip(bounds[1:-1], bounds[2:]):
+        product[lo:hi] = product[parent[lo:hi]] * factor[lo:hi]
+    return product
+
+
+def _number_infosets(game: GameLike, table: NodeTable, decision: NDArray[np.intp]
+                     ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.intp]]:
+    """Dense infoset numbers in order of first appearance: ``(infoset of every node, -1 off
+    decisions; infoset of each decision node; the first node of each infoset)``. Each player
+    names their own infosets when the game says so (``player_scoped_infosets``)."""
+    scoped = bool(getattr(game, "player_scoped_infosets", False))
+    ident = table.key[decision] * 2 + table.player[decision].astype(np.int64) if scoped else table.key[decision]
+    _, first, inverse = np.unique(ident, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    infoset_of = rank[inverse.ravel()]
+    infoset = np.full(len(table.player), -1, dtype=np.int64)
+    infoset[decision] = infoset_of
+    return infoset, infoset_of, decision[first[order]]
+
+
+def _last_sequences(player: NDArray[Any], parent: NDArray[np.int64], action: NDArray[np.int64],
+                    infoset: NDArray[np.int64], bounds: list[int], empty: int, width: int
+                    ) -> NDArray[np.int64]:
+    """``seqs[p, h]``: player ``p``'s last own sequence ``I * width + a`` on the path to ``h``
+    (``empty`` before their first move), level by level."""
+    seqs = np.full((2, len(player)), empty, dtype=np.int64)
+    for lo, hi in zip(bounds[1:-1], bounds[2:]):
+        up = parent[lo:hi]
+        for p in (0, 1):
+            seqs[p, lo:hi] = np.where(player[up] == p, infoset[up] * width + action[lo:hi], seqs[p, up])
+    return seqs
+
+
+def _own_depths(parent_seq: NDArray[np.int64], num_infosets: int, width: int) -> NDArray[np.int32]:
+    """Each infoset's own depth: 0 without a parent sequence, else 1 + that of the parent
+    sequence's infoset (iterated to a fixed point)."""
+    own_depth = np.zeros(num_infosets, dtype=np.int32)
+    has_parent = parent_seq != num_infosets * width
+    while True:
+        deeper = np.where(has_parent, own_depth[parent_seq // width % num_infosets] + 1, 0).astype(np.int32)
+        if np.array_equal(deeper, own_depth):
+            return own_depth
+        own_depth = deeper
 
 
 def _checked_nodes(game: GameLike, table: NodeTable, first_child: NDArray[np.int64],
