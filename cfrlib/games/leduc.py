@@ -25,8 +25,8 @@ but the tree has 288 infosets instead of 936.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -110,49 +110,63 @@ class Leduc(Game):
     def node_table(self) -> NodeTable | None:
         """The compiler's table of every history, built with numpy (the same as the walk of the
         states; tested). The betting does not depend on the cards, so it is walked once, on one
-        deal, as the *public tree*; a history is then a public node and the cards dealt.
-        A subclass (which may change the states) is walked instead."""
+        deal, as the *public tree*; a history is then a public node and the cards dealt, and the
+        table is built level by level over all deals at once. A subclass (which may change the
+        states) is walked instead."""
         if type(self) is not Leduc:
             return None
-        C = len(self.cards)
-        card = {c: i for i, c in enumerate(self.cards)}
         label_ids: dict[tuple[str, ...], int] = {}  # action lists and chance outcome lists
 
         def label(names: Iterable[str]) -> int:
             return label_ids.setdefault(tuple(names), len(label_ids))
 
-        # The public tree, breadth first, on a stand-in deal (the board leads to one node).
+        public = self._public_tree(label)
+        deals = self._deals(label)
+        levels = self._levels(public, deals, label)
+        player, labels, code, prob, u0 = (np.concatenate(column) for column in zip(*levels))
+        codes, key = np.unique(code[code >= 0], return_inverse=True)
+        node_key = np.full(len(player), -1, dtype=np.int64)
+        node_key[code >= 0] = key.ravel()
+        return NodeTable(player.astype(np.int8), labels.astype(np.int64), node_key, prob.astype(float),
+                         np.stack([u0, -u0], axis=1), list(label_ids),
+                         [self._infoset_key(public.states, c) for c in codes.tolist()])
+
+    def _public_tree(self, label: Callable[[Iterable[str]], int]) -> _PublicTree:
+        """The betting, breadth first, on a stand-in deal (the board leads to one node)."""
         first = self.deal_probabilities(())[0][0]
         second = self.deal_probabilities((first,))[0][0]
-        public = [LeducState(self, (first, second), ("",), (self.ante, self.ante))]
+        states = [LeducState(self, (first, second), ("",), (self.ante, self.ante))]
         kinds: list[int] = []
         move_labels: list[int] = []
         children: list[range] = []
         folds: list[float] = []
-        for state in public:
+        for state in states:
             kinds.append(state.player)
             names = state.legal_actions()[:1] if state.player == CHANCE else state.legal_actions()
             move_labels.append(label(names) if state.player >= 0 else -1)
-            children.append(range(len(public), len(public) + len(names)))
-            public.extend(state.child(a) for a in names)
+            children.append(range(len(states), len(states) + len(names)))
+            states.extend(state.child(a) for a in names)
             folded = state.player == TERMINAL and state.rounds[-1].endswith("f")
             folds.append(state.returns()[0] if folded else np.nan)
-        kind = np.array(kinds, dtype=np.int8)
-        moves, fold_u0 = np.array(move_labels), np.array(folds)
-        chips = np.array([s.chips for s in public], dtype=float)
         num_moves = np.array([len(c) for c in children])
-        child = np.zeros((len(public), num_moves.max()), dtype=np.int64)
+        child = np.zeros((len(states), num_moves.max()), dtype=np.int64)
         for n, kids in enumerate(children):
             child[n, :len(kids)] = kids
+        return _PublicTree(states, np.array(kinds, dtype=np.int8), np.array(move_labels),
+                           np.array(folds), np.array([s.chips for s in states], dtype=float),
+                           num_moves, child)
 
-        # Per pair of private cards: the board's outcomes; per deal of three: who wins.
+    def _deals(self, label: Callable[[Iterable[str]], int]) -> _Deals:
+        """Per pair of private cards, the board's outcomes; per deal of three cards, who wins."""
+        C = len(self.cards)
+        card = {c: i for i, c in enumerate(self.cards)}
         board_card = np.zeros((C, C, C), dtype=np.int64)
         board_prob = np.zeros((C, C, C))
         board_count = np.zeros((C, C), dtype=np.int64)
         board_label = np.full((C, C), -1)
-        deal0 = self.deal_probabilities(())
-        deal1 = [self.deal_probabilities((c,)) for c, _ in deal0]
-        for c, after in zip(deal0, deal1):
+        first = self.deal_probabilities(())
+        second = [self.deal_probabilities((c,)) for c, _ in first]
+        for c, after in zip(first, second):
             for d, _ in after:
                 outcomes = self.deal_probabilities((c[0], d))
                 a, b = card[c[0]], card[d]
@@ -163,47 +177,80 @@ class Leduc(Game):
         strength = [[self.strength(a, z) for z in self.cards] for a in self.cards]
         winner = np.array([[[(strength[a][z] > strength[b][z]) - (strength[b][z] > strength[a][z])
                              for z in range(C)] for b in range(C)] for a in range(C)])
+        return _Deals(card, first, second, board_card, board_prob, board_count, board_label, winner)
 
-        levels: list[tuple[NDArray[Any], ...]] = [(np.array([CHANCE]), np.array([label(c for c, _ in deal0)]), np.array([-1]),
-                   np.array([1.0]), np.zeros(1)),
-                  (np.full(len(deal0), CHANCE), np.array([label(d for d, _ in after) for after in deal1]),
-                   np.full(len(deal0), -1), np.array([q for _, q in deal0]), np.zeros(len(deal0)))]
-        c0 = np.array([card[c] for (c, _), after in zip(deal0, deal1) for _ in after])
-        c1 = np.array([card[d] for after in deal1 for d, _ in after])
-        prob = np.array([q for after in deal1 for _, q in after])
+    def _levels(self, public: _PublicTree, deals: _Deals, label: Callable[[Iterable[str]], int]
+                ) -> list[tuple[NDArray[Any], ...]]:
+        """The table's columns ``(player, labels, infoset code, chance probability, u_0)``, one
+        tuple per level: the two private deals, then every public node under every deal."""
+        C, card, first, second = len(self.cards), deals.card, deals.first, deals.second
+        levels: list[tuple[NDArray[Any], ...]] = [
+            (np.array([CHANCE]), np.array([label(c for c, _ in first)]), np.array([-1]),
+             np.array([1.0]), np.zeros(1)),
+            (np.full(len(first), CHANCE), np.array([label(d for d, _ in after) for after in second]),
+             np.full(len(first), -1), np.array([q for _, q in first]), np.zeros(len(first)))]
+        c0 = np.array([card[c] for (c, _), after in zip(first, second) for _ in after])
+        c1 = np.array([card[d] for after in second for d, _ in after])
+        prob = np.array([q for after in second for _, q in after])
         pub, board = np.zeros(len(c0), dtype=np.int64), np.full(len(c0), -1)
         while len(pub):
-            k = kind[pub]
+            k = public.kind[pub]
             dealing = k == CHANCE
-            win = winner[c0, c1, board]  # (board -1 only where it is not used)
-            showdown = np.where(win > 0, chips[pub, 1], np.where(win < 0, -chips[pub, 0], 0.0))
-            levels.append((k, np.where(dealing, board_label[c0, c1], moves[pub]),
+            win = deals.winner[c0, c1, board]  # (board -1 only where it is not used)
+            showdown = np.where(win > 0, public.chips[pub, 1], np.where(win < 0, -public.chips[pub, 0], 0.0))
+            fold = public.fold_u0[pub]
+            levels.append((k, np.where(dealing, deals.board_label[c0, c1], public.moves[pub]),
                            np.where(k >= 0, (pub * C + np.where(k == 0, c0, c1)) * (C + 1) + board + 1, -1),
-                           prob, np.where(k == TERMINAL, np.where(np.isnan(fold_u0[pub]), showdown, fold_u0[pub]), 0.0)))
-            count = np.where(dealing, board_count[c0, c1], num_moves[pub])
+                           prob, np.where(k == TERMINAL, np.where(np.isnan(fold), showdown, fold), 0.0)))
+            count = np.where(dealing, deals.board_count[c0, c1], public.num_moves[pub])
             up = np.repeat(np.arange(len(pub)), count)
             a = np.arange(len(up)) - np.repeat(np.cumsum(count) - count, count)
             dealt = dealing[up]
             c0, c1 = c0[up], c1[up]
-            board = np.where(dealt, board_card[c0, c1, a], board[up])
-            prob = np.where(dealt, board_prob[c0, c1, a], 1.0)
-            pub = child[pub[up], np.where(dealt, 0, a)]
+            board = np.where(dealt, deals.board_card[c0, c1, a], board[up])
+            prob = np.where(dealt, deals.board_prob[c0, c1, a], 1.0)
+            pub = public.child[pub[up], np.where(dealt, 0, a)]
+        return levels
 
-        player, labels, code, prob, u0 = (np.concatenate(column) for column in zip(*levels))
-        codes, key = np.unique(code[code >= 0], return_inverse=True)
-        keys = []
-        for c in codes.tolist():
-            rest, b = divmod(c, C + 1)
-            n, own = divmod(rest, C)
-            dealt = [self.cards[own]] * 2 + ([self.cards[b - 1]] if b else [])
-            keys.append(LeducState(self, tuple(dealt), public[n].rounds, public[n].chips).infoset_key())
-        node_key = np.full(len(player), -1, dtype=np.int64)
-        node_key[code >= 0] = key.ravel()
-        return NodeTable(player.astype(np.int8), labels.astype(np.int64), node_key, prob.astype(float),
-                         np.stack([u0, -u0], axis=1), list(label_ids), keys)
+    def _infoset_key(self, public: Sequence[LeducState], code: int) -> str:
+        """The infoset key of an infoset code ``(public node * C + own card) * (C + 1) + board + 1``."""
+        C = len(self.cards)
+        rest, b = divmod(code, C + 1)
+        n, own = divmod(rest, C)
+        dealt = [self.cards[own]] * 2 + ([self.cards[b - 1]] if b else [])
+        return LeducState(self, tuple(dealt), public[n].rounds, public[n].chips).infoset_key()
 
     def __repr__(self) -> str:
         return "leduc()" if self._is_standard() else f"leduc{self._options()}"
+
+
+class _PublicTree(NamedTuple):
+    """The betting of Leduc on one deal: its states in breadth-first order, each one's ``kind``
+    (player, ``CHANCE`` or ``TERMINAL``), label of its moves, player 0's payoff where it ends in a
+    fold (NaN elsewhere), chips in, number of moves and children."""
+
+    states: list[LeducState]
+    kind: NDArray[np.int8]
+    moves: NDArray[Any]
+    fold_u0: NDArray[np.float64]
+    chips: NDArray[np.float64]
+    num_moves: NDArray[Any]
+    child: NDArray[np.int64]
+
+
+class _Deals(NamedTuple):
+    """The cards of Leduc as arrays: card numbers, the private deals' outcomes, the board's
+    cards, probabilities, counts and outcome labels per pair of private cards, and
+    ``winner[a, b, z]`` (+1 when ``a`` beats ``b`` on board ``z``, -1, or 0)."""
+
+    card: dict[str, int]
+    first: list[tuple[str, float]]
+    second: list[list[tuple[str, float]]]
+    board_card: NDArray[np.int64]
+    board_prob: NDArray[np.float64]
+    board_count: NDArray[np.int64]
+    board_label: NDArray[Any]
+    winner: NDArray[Any]
 
 
 class LeducState(State):
