@@ -159,7 +159,7 @@ def test_ch6_baseline_exercise(baseline, sent_up):
     for seed in range(40):
         solver = cfrlib.OutcomeSamplingMCCFR(game, seed=seed, epsilon=1.0, baseline="learned")
         shape = tree.action_mask.shape
-        solver._restore({"regret": np.zeros(shape), "strategy_sum": np.zeros(shape), "uniforms": np.zeros(0),
+        solver.set_state({"regret": np.zeros(shape), "strategy_sum": np.zeros(shape), "uniforms": np.zeros(0),
                          "baseline": table})
         solver.iterate(1)
         value = solver.tables.regret[tree.infoset_index(0, "I"), 0]

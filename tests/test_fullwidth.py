@@ -127,9 +127,9 @@ def test_finite_alpha_differs_from_cfr_only_by_halving_the_first_iteration(leduc
     alpha = 60: DCFR(60, 60, 0) is CFR with the first iteration's regrets halved, exactly."""
     dcfr = DCFR(leduc, 60, 60, 0).iterate(15)
     cfr = CFR(leduc).iterate(1)
-    state = cfr._arrays()
+    state = cfr.state()
     state["regret"] = state["regret"] / 2
-    cfr._restore(state)
+    cfr.set_state(state)
     cfr.iterate(14)
     assert np.array_equal(dcfr.cumulative_regret(), cfr.cumulative_regret())
     assert np.array_equal(dcfr.average_strategy().probs, cfr.average_strategy().probs)
@@ -146,7 +146,7 @@ def test_average_is_weighted_by_own_reach_times_t_to_the_gamma(kuhn):
     for t in range(1, 8):
         expected += t ** 2 * solver.current_strategy().probs[roots]
         solver.iterate(1)
-    state = solver._arrays()
+    state = solver.state()
     assert np.allclose(state["strategy_sum"][roots], expected, rtol=1e-13, atol=0)
 
 
@@ -176,11 +176,11 @@ def test_first_iteration_prunes_nothing(leduc):
 
 def test_iterate_zero_is_a_no_op(leduc):
     solver = DCFR(leduc).iterate(5)
-    before = {k: v.copy() for k, v in solver._arrays().items()}
+    before = {k: v.copy() for k, v in solver.state().items()}
     touched = solver.nodes_touched
     assert solver.iterate(0) is solver
     assert solver.iterations == 5 and solver.nodes_touched == touched
-    assert all(np.array_equal(before[k], v) for k, v in solver._arrays().items())
+    assert all(np.array_equal(before[k], v) for k, v in solver.state().items())
 
 
 @pytest.mark.parametrize("make", [

@@ -26,7 +26,7 @@ def test_the_expected_update_is_full_width_cfr_exactly(updating):
     assert len(solver.rho) == 6 and np.allclose(solver.rho, 1 / 6)
     regret, sums = np.zeros(mask.shape), np.zeros(mask.shape)
     for b, rho in enumerate(solver.rho):
-        solver._restore({"regret": start, "strategy_sum": np.zeros(mask.shape)})
+        solver.set_state({"regret": start, "strategy_sum": np.zeros(mask.shape)})
         solver._pass(updating, b)
         regret += rho * (solver.regret - start)
         sums += rho * solver.strategy_sum
@@ -87,7 +87,7 @@ def test_bad_input():
     with pytest.raises(SolverError, match="seed must be an integer"):
         PublicChanceSamplingCFR(LEDUC, seed=1.5)
     with pytest.raises(SolverError, match="saved tables have shape"):
-        PublicChanceSamplingCFR(LEDUC)._restore({"regret": np.zeros((2, 2)), "strategy_sum": np.zeros((2, 2))})
+        PublicChanceSamplingCFR(LEDUC).set_state({"regret": np.zeros((2, 2)), "strategy_sum": np.zeros((2, 2))})
 
 
 @pytest.mark.slow

@@ -93,8 +93,8 @@ def test_default_path_unchanged():
     for name, make in (("cfr", CFR), ("cfrplus", CFRPlus)):
         default, off = make(leduc).iterate(30), make(leduc, regret_pruning=False).iterate(30)
         assert default.nodes_touched == off.nodes_touched == 30 * 2 * leduc.tree().num_nodes
-        for key, array in default._arrays().items():
-            np.testing.assert_array_equal(array, off._arrays()[key])
+        for key, array in default.state().items():
+            np.testing.assert_array_equal(array, off.state()[key])
             np.testing.assert_allclose(array, saved[f"{name}_{key}"], rtol=0, atol=1e-13)
 
 

@@ -106,7 +106,7 @@ def test_one_iteration_is_unbiased_on_kuhn(name):
     residuals = np.zeros((samples, 2) + mask.shape)
     first = np.array(expected_increments(tree, probs, None if name == "cs-simultaneous" else 0, kind))
     for k in range(samples):
-        solver._restore(base)  # the regrets of `start`; the random stream goes on
+        solver.set_state(base)  # the regrets of `start`; the random stream goes on
         solver.iterate(1)
         regret, sums = tables(solver)
         expected = first
@@ -411,7 +411,7 @@ def test_restored_pending_draws_come_first(name):
     plain = SOLVERS[name](KUHN, seed=3, backend="tree").iterate(400)
     fetched = SOLVERS[name](KUHN, seed=3, backend="tree")
     block = fetched.rng.random(512)[::-1]
-    fetched._restore({"regret": np.zeros(fetched.tables.regret.shape),
+    fetched.set_state({"regret": np.zeros(fetched.tables.regret.shape),
                       "strategy_sum": np.zeros(fetched.tables.regret.shape), "uniforms": block})
     fetched.iterate(400)
     for got, want in zip(tables(fetched), tables(plain)):
@@ -484,7 +484,7 @@ def test_external_sampling_regrets_are_unbiased_on_leduc():
     samples = 40_000
     total, squares = np.zeros(mask.shape), np.zeros(mask.shape)
     for _ in range(samples):
-        solver._restore(base)
+        solver.set_state(base)
         solver.iterate(1)
         residual = tables(solver)[0] - start - expected
         total += residual

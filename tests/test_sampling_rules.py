@@ -149,10 +149,10 @@ def test_rules_need_the_tree_and_their_saved_state(tmp_path):
         ExternalSamplingMCCFR(KUHN, backend="states", regret_minimizer="rm+")
     ExternalSamplingMCCFR(KUHN, backend="states", regret_minimizer="rm")  # plain RM is fine
     solver = OutcomeSamplingMCCFR(KUHN, regret_minimizer=RegretMatching(1.0, 1.0))
-    arrays = solver._arrays()
+    arrays = solver.state()
     del arrays["stamp"]
     with pytest.raises(SolverError, match="saved state 'stamp' .* is missing"):
-        solver._restore(arrays)
+        solver.set_state(arrays)
 
 
 @pytest.mark.parametrize("rule", ["RM+", "DCFR (1.5, 0)"])

@@ -53,7 +53,7 @@ def test_one_iteration_is_unbiased_on_kuhn_whatever_the_baseline():
     residuals = np.zeros((samples, 2) + mask.shape)
     first = np.array(expected_increments(tree, probs, 0, "os"))
     for k in range(samples):
-        solver._restore(base)
+        solver.set_state(base)
         solver.iterate(1)
         regret, sums = solver.tables.regret.copy(), solver.tables.strategy_sum.copy()
         mixed = np.where((tree.infoset_player == 0)[:, None], regret_matching(regret, mask), probs)
@@ -79,9 +79,9 @@ def test_a_learned_baseline_lowers_the_variance_on_leduc():
 
 def test_regret_variance_leaves_the_solver_as_it_was():
     solver = OutcomeSamplingMCCFR(KUHN, seed=1, baseline="learned").iterate(200)
-    before = solver._arrays()
+    before = solver.state()
     variance = solver.regret_variance(50)
-    after = solver._arrays()
+    after = solver.state()
     assert variance.shape == KUHN.tree().action_mask.shape and variance.max() > 0
     assert all(np.array_equal(before[k], after[k]) for k in before)
     with pytest.raises(SolverError, match="samples must be an integer >= 2, got 1"):
@@ -109,10 +109,10 @@ def test_bad_input():
     with pytest.raises(SolverError, match="needs backend=\"tree\""):
         OutcomeSamplingMCCFR(KUHN, baseline="learned", backend="states")
     solver = OutcomeSamplingMCCFR(KUHN, baseline="learned").iterate(5)
-    arrays = solver._arrays()
+    arrays = solver.state()
     del arrays["baseline"]
     with pytest.raises(SolverError, match="saved learned baseline is missing"):
-        solver._restore(arrays)
+        solver.set_state(arrays)
 
 
 def test_recorded_measurements_agree_with_a_short_rerun():
