@@ -1,5 +1,6 @@
 """The book's figure helpers draw what they say: axes, scales, lines, markers, arcs."""
 
+import itertools
 from pathlib import Path
 
 import matplotlib
@@ -173,3 +174,38 @@ def test_figures_use_only_the_fonts_matplotlib_ships():
                 fallback_to_default=False)
             assert Path(found).resolve().is_relative_to(shipped), found
     assert mpl.rcParams["mathtext.fontset"] == "dejavusans"
+
+
+# Machado, Oliveira & Fernandes (2009), full severity, on linear RGB.
+COLOUR_VISION_DEFICIENCIES = {
+    "protanopia": [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216],
+                   [-0.003882, -0.048116, 1.051998]],
+    "deuteranopia": [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413],
+                     [-0.011820, 0.042940, 0.968881]],
+    "tritanopia": [[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602],
+                   [0.004733, 0.691367, 0.303900]],
+}
+
+
+def _seen_lab(hex_colour: str, deficiency: str) -> np.ndarray:
+    """CIELAB (D65) of an sRGB colour as a reader with ``deficiency`` sees it."""
+    c = np.array([int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)])
+    linear = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    linear = np.clip(np.array(COLOUR_VISION_DEFICIENCIES[deficiency]) @ linear, 0.0, 1.0)
+    to_xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+    x = (to_xyz @ linear) / (to_xyz @ np.ones(3))
+    f = np.where(x > (6 / 29) ** 3, np.cbrt(x), x / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def test_variant_colours_stay_apart_under_colour_vision_deficiencies():
+    """Every two colours the variants are drawn in stay at least 12 apart in CIELAB (Delta E 1976)
+    as readers with protanopia, deuteranopia or tritanopia see them; matplotlib's default red and
+    green fall to 7 for deuteranopia, its blue and purple to 6 for protanopia."""
+    colours = sorted({style["color"] for style in plotting.VARIANT_STYLES.values()})
+    for deficiency in COLOUR_VISION_DEFICIENCIES:
+        for a, b in itertools.combinations(colours, 2):
+            gap = np.linalg.norm(_seen_lab(a, deficiency) - _seen_lab(b, deficiency))
+            assert gap >= 12, (deficiency, a, b, gap)
+    for a, b, deficiency in (("#d62728", "#2ca02c", "deuteranopia"), ("#1f77b4", "#9467bd", "protanopia")):
+        assert np.linalg.norm(_seen_lab(a, deficiency) - _seen_lab(b, deficiency)) < 12   # it can fail
