@@ -70,6 +70,8 @@ VARIANT_STYLES: dict[str, PlotStyle] = {
     "HS-DCFR": {"color": OKABE_ITO["vermillion"], "ls": ":", "marker": "H", "mfc": "white"},
     "HS-PCFR+": {"color": OKABE_ITO["sky blue"], "ls": "--", "marker": "8"},
     "RTCFR+": {"color": OKABE_ITO["black"], "ls": "-", "marker": "1"},
+    # chapters 1 and 4: Hedge as the local regret minimizer (called "Hedge" on a matrix game)
+    "Hedge-CFR": {"color": OKABE_ITO["orange"], "ls": (0, (3, 1, 1, 1)), "marker": "4"},
     # subgame solving (chapter 13); the blueprint is drawn as "CFR+", the solver that made it
     "unsafe": {"color": OKABE_ITO["black"], "ls": ":", "marker": "x"},
     "re-solve": {"color": OKABE_ITO["blue"], "ls": "--", "marker": "s", "mfc": "white"},
@@ -90,7 +92,8 @@ hollow markers for simultaneous updates, solid lines for the alternating origina
 
 
 VARIANT_ALIASES: dict[str, str] = {"CFR": "CFR alt.", "DCFR": "DCFR alt.",
-                                   "external sampling": "ES-MCCFR", "outcome sampling": "OS-MCCFR"}
+                                   "external sampling": "ES-MCCFR", "outcome sampling": "OS-MCCFR",
+                                   "Hedge": "Hedge-CFR"}
 """The names the chapters' prose gives some variants, and the key of their style: plain "CFR"
 and "DCFR" update alternately, as the book's solvers do by default."""
 

@@ -89,10 +89,12 @@ def test_every_variant_of_the_comparison_has_its_own_colour_line_style_and_marke
     subgame_methods = {"unsafe", "re-solve", "maxmargin", "reach"}
     deep_cfr = {"Deep CFR", "Deep CFR, unweighted", "Deep CFR, exact average", "ES-MCCFR",
                 "ES-MCCFR, suits merged"}
+    # Chapters 1 and 4 draw Hedge beside regret matching, RM+ and predictive RM+ (as CFR's looks).
+    spine = {"CFR alt.", "CFR+", "PCFR+", "Hedge-CFR"}
     assert set(plotting.VARIANT_STYLES) == (set(comparison.VARIANTS) | set(comparison.FRONTIER_VARIANTS)
-                                            | subgame_methods | deep_cfr)
+                                            | subgame_methods | deep_cfr | spine)
     for family in (set(comparison.VARIANTS) | set(comparison.FRONTIER_VARIANTS), subgame_methods | {"CFR+"},
-                   deep_cfr):
+                   deep_cfr, spine):
         _one_look_each({name: plotting.VARIANT_STYLES[name] for name in family})
     for a, b in (("DCFR alt.", "Linear CFR"), ("CFR+", "PCFR+")):
         # The pairs that used to look alike (near-identical hues) now differ in colour and style.
