@@ -106,7 +106,8 @@ def main():
         data["games"][key] = {
             "label": comparison.GAMES[key][0], "name": game.name, "nodes": int(tree.num_nodes),
             "infosets": int(tree.num_infosets),
-            "node_budget": comparison.node_budget(game, ITERATIONS),
+            # B = comparison.node_budget(game, T): what CFR alt.'s run touched in its T iterations
+            "node_budget": int(logs["CFR alt."].row_at(ITERATIONS, "iteration")[1]),
             "logs": {name: log.to_dict() for name, log in logs.items()},
         }
         print_rankings(key, logs, data["games"][key]["node_budget"])
