@@ -143,11 +143,24 @@ def column_values(x: NDArray[np.float64], A: NDArray[np.float64]) -> NDArray[np.
     return (x[:, None] * A).sum(axis=0)
 
 
-def matched_strategy(R: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Regret matching's next strategy: ``[R]^+ / sum [R]^+``, uniform when no regret is positive."""
-    positive = np.maximum(R, 0.0)
-    total = positive.sum()
-    return positive / total if total > 0.0 else np.full(len(R), 1.0 / len(R))
+def matched_strategy(R: ArrayLike, mask: ArrayLike | None = None) -> NDArray[np.float64]:
+    """Regret matching's next strategy along the last axis of ``R`` (one row of regrets, or a
+    table with one row per infoset): ``sigma(a) = [R(a)]^+ / sum_b [R(b)]^+``, and where no regret
+    of a row is positive, uniform over that row's legal actions ``mask`` (all actions by default).
+
+    The numpy form of regret matching, for rows and tables; the dictionary form, written to be
+    read, is :func:`cfrlib.textbook.regret_matching.regret_matching`, and the compiled walks'
+    scalar form ``cfrlib.solvers.sampling.kernels.regret_match``.
+    """
+    positive = np.maximum(R, 0.0)                                   # R+ = max(R, 0)
+    total = positive.sum(axis=-1, keepdims=True)
+    none = total <= 0.0                                             # no positive regret: uniform
+    if none.any():
+        legal = np.ones(positive.shape) if mask is None else np.broadcast_to(mask, positive.shape)
+        positive = np.where(none, legal, positive)
+        total = np.where(none, legal.sum(axis=-1, keepdims=True), total)
+    positive /= total
+    return positive
 
 
 def _check_mix(mix: Mix, actions: Sequence[str], name: str) -> NDArray[np.float64]:

@@ -1,6 +1,7 @@
 """The contracts of ARCHITECTURE.md beyond the layers (tests/test_layers.py): the source the
-chapters print is marked where it is defined, and the tables of bit-for-bit pairs and recorded
-data name tests and scripts that exist and do what the table says."""
+chapters print is marked where it is defined, regret matching is defined once per representation,
+and the tables of bit-for-bit pairs and recorded data name tests and scripts that exist and do
+what the table says."""
 
 from __future__ import annotations
 
@@ -95,6 +96,24 @@ def test_the_marked_source_is_what_the_chapters_print():
     assert len(printed) > 20
     assert {k: sorted(v) for k, v in marked.items() if printed.get(k) != v} == {}, "marked, not printed so"
     assert {k: sorted(v) for k, v in printed.items() if marked.get(k) != v} == {}, "printed, not marked so"
+
+
+PRIMITIVE_NAMES = {"regret_matching", "regret_match", "matched_strategy"}
+
+
+def test_regret_matching_is_defined_once_per_representation():
+    """Every function of cfrlib and cfrbook named like a regret-matching primitive (a module-level
+    or nested ``def``, a method too) is one of ARCHITECTURE.md's table "One primitive per idea"."""
+    listed = {row[1] for row in table("One primitive per idea")}
+    defined = set()
+    for package in ("cfrlib", "cfrbook"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            module = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+            defined |= {f"{module}.{node.name}" for node in ast.walk(ast.parse(path.read_text()))
+                        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in PRIMITIVE_NAMES}
+    assert len(listed) == 4
+    assert defined == listed, "defined but not in the table: " + ", ".join(sorted(defined - listed)) \
+        + "; in the table but not defined: " + ", ".join(sorted(listed - defined))
 
 
 def _defines_test(path: Path, name: str) -> bool:

@@ -43,14 +43,18 @@ def test_chapter6_solution_reproduces_cfrlib_external_sampling_on_kuhn(
         for i in (0, 1):
             ns["es_walk"](kuhn.initial_state(), i, regret, strategy_sum, rng)
     solver, keys = _reference_tables(kuhn, 1000, seed)
-    # The tables themselves, exactly (no tolerance): regrets and average-strategy sums.
-    assert {k: regret[k] for k in keys} == dict(zip(keys, solver.regret))
-    assert {k: strategy_sum[k] for k in keys} == dict(zip(keys, solver.strategy_sum))
+    # The tables themselves, exactly (no tolerance): regrets and average-strategy sums, each
+    # {action: value} in the game's order of the actions.
+    actions = dict(zip(keys, kuhn.tree().infoset_actions))
+    assert {k: list(regret[k].items()) for k in keys} == {
+        k: list(zip(actions[k], row)) for k, row in zip(keys, solver.regret)}
+    assert {k: list(strategy_sum[k].items()) for k in keys} == {
+        k: list(zip(actions[k], row)) for k, row in zip(keys, solver.strategy_sum)}
     # And the average strategy the exercise's checker compares.
     average = ns["es_train"](kuhn, 1000, seed)
     probs = solver.average_strategy().probs
     for I, key in enumerate(keys):
-        assert average[key] == probs[I, :len(solver.regret[I])].tolist(), key
+        assert average[key] == dict(zip(actions[key], probs[I, :len(actions[key])].tolist())), key
 
 
 def test_chapter6_solution_reproduces_cfrlib_on_leduc_where_infosets_met_so_far(
@@ -60,11 +64,10 @@ def test_chapter6_solution_reproduces_cfrlib_on_leduc_where_infosets_met_so_far(
     solver, keys = _reference_tables(leduc, 30, 3)
     probs = solver.average_strategy().probs
     assert 0 < len(average) < leduc.tree().num_infosets
-    for I, key in enumerate(keys):
-        width = len(solver.regret[I])
+    for I, (key, actions) in enumerate(zip(keys, leduc.tree().infoset_actions)):
         # Infosets the walk never met are uniform in cfrlib's average strategy.
-        expected = average.get(key, [1.0 / width] * width)
-        assert expected == probs[I, :width].tolist(), key
+        expected = average.get(key, {a: 1.0 / len(actions) for a in actions})
+        assert expected == dict(zip(actions, probs[I, :len(actions)].tolist())), key
 
 
 def test_chapter6_skeleton_is_not_the_solution():
@@ -205,12 +208,13 @@ def test_ch6_outcome_sampling_by_hand():
 
     table = InfosetTable()
     table[(0, "K")] = InfosetNode(["pass", "bet"])
-    table[(0, "K")].regret = [1.0, 3.0]
+    table[(0, "K")].regret = {"pass": 1.0, "bet": 3.0}
     value = outcome_sampling(games.kuhn().initial_state(), 0, 1.0, 1.0, table,
                              Draws(0.9, 0.7, 0.5, 0.9), 0.6)
     assert value == pytest.approx(float(sent_up), abs=1e-12)
-    assert table[(0, "K")].regret == pytest.approx([1 - 5 / 2, 3 + 5 / 6], abs=1e-12)
-    assert table[(1, "Qb")].strategy_sum == pytest.approx([float(w_qb * sigma_qb)] * 2, abs=1e-12)
+    assert table[(0, "K")].regret == pytest.approx({"pass": 1 - 5 / 2, "bet": 3 + 5 / 6}, abs=1e-12)
+    assert table[(1, "Qb")].strategy_sum == pytest.approx({"pass": float(w_qb * sigma_qb),
+                                                           "bet": float(w_qb * sigma_qb)}, abs=1e-12)
 
 
 def test_ch8_dcfr_discounts_by_hand():

@@ -3,11 +3,12 @@ full-width CFR's exactly, it converges on Leduc, save/load, bad input and the ga
 
 import numpy as np
 import pytest
-from test_sampling import expected_increments, regret_matching
+from test_sampling import expected_increments
 from toy_games import TupleGame
 
 from cfrlib import games
 from cfrlib.errors import SolverError
+from cfrlib.regret_matching import matched_strategy
 from cfrlib.solvers import PublicChanceSamplingCFR
 
 LEDUC = games.leduc()
@@ -30,7 +31,7 @@ def test_the_expected_update_is_full_width_cfr_exactly(updating):
         solver._pass(updating, b)
         regret += rho * (solver.regret - start)
         sums += rho * solver.strategy_sum
-    expected = expected_increments(tree, regret_matching(start, mask),
+    expected = expected_increments(tree, matched_strategy(start, mask),
                                    None if len(updating) == 2 else updating[0], "cs")
     assert np.abs(regret - expected[0]).max() < 1e-15 and np.abs(sums - expected[1]).max() < 1e-15
     assert np.abs(expected[0]).max() > 0.2

@@ -5,8 +5,9 @@ import pytest
 
 from cfrlib import games
 from cfrlib.errors import SolverError, StrategyError
-from cfrlib.regret_matching import run_regret_matching
+from cfrlib.regret_matching import matched_strategy, run_regret_matching
 from cfrlib.solvers.fullwidth import CFR, CFRPlus
+from cfrlib.solvers.regret_minimizers import RegretMatching
 from cfrlib.textbook.regret_matching import regret_matching as match, self_play
 
 START = ([0.5, 0.3, 0.2], [0.1, 0.1, 0.8])
@@ -86,6 +87,27 @@ def test_simultaneous_cfr_on_the_matrix_game_is_regret_matching():
 def test_textbook_regret_matching():
     assert match({"a": 2.0, "b": -1.0, "c": 6.0}) == {"a": 0.25, "b": 0.0, "c": 0.75}
     assert match({"a": -2.0, "b": 0.0}) == {"a": 0.5, "b": 0.5}
+
+
+def test_the_numpy_form_on_rows_and_tables():
+    """``matched_strategy`` along the last axis: a row is the dictionary form's numbers; a table
+    is row by row, uniform over the legal actions of ``mask`` where no regret is positive, and
+    ``RegretMatching.strategy`` is it, after its predictive shift."""
+    assert matched_strategy(np.array([2.0, -1.0, 6.0])).tolist() == [0.25, 0.0, 0.75]
+    assert matched_strategy(np.array([-2.0, 0.0])).tolist() == [0.5, 0.5]
+    R = np.array([[2.0, -1.0, 6.0], [-1.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
+    mask = np.array([[1.0, 1.0, 1.0], [1.0, 1.0, 0.0], [1.0, 1.0, 1.0]])
+    assert matched_strategy(R, mask).tolist() == [[0.25, 0.0, 0.75], [0.5, 0.5, 0.0], [1 / 3] * 3]
+    assert matched_strategy(R).tolist()[1] == [1 / 3] * 3           # every action legal by default
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        row = rng.normal(size=int(rng.integers(1, 12)))
+        expected = list(match(dict(enumerate(row.tolist()))).values())
+        np.testing.assert_allclose(matched_strategy(row), expected, rtol=1e-15, atol=0)
+    r = rng.normal(size=R.shape)
+    assert np.array_equal(RegretMatching().strategy(R, r, 1, mask), matched_strategy(R, mask))
+    assert np.array_equal(RegretMatching(predictive=True).strategy(R, r, 1, mask),
+                          matched_strategy(R + r, mask))
 
 
 @pytest.mark.parametrize("opponent, message", [

@@ -17,9 +17,11 @@ import cfrlib
 from cfrlib import games
 from cfrlib.errors import SolverError
 from cfrlib.evaluation import counterfactual_values, realization_plan
+from cfrlib.regret_matching import matched_strategy
 from cfrlib.solvers import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR, Solver
 from cfrlib.solvers.sampling import TableStrategy
 from cfrlib.textbook import sampling as textbook
+from cfrlib.textbook.regret_matching import regret_matching
 
 KUHN, LEDUC = games.kuhn(), games.leduc()
 
@@ -48,18 +50,12 @@ def table_arrays(tree, table):
     regret, sums = np.zeros(tree.action_mask.shape), np.zeros(tree.action_mask.shape)
     for (p, key), node in table.items():
         I = tree.infoset_index(p, key)
-        regret[I, :len(node.regret)], sums[I, :len(node.regret)] = node.regret, node.strategy_sum
+        k = len(node.actions)
+        regret[I, :k], sums[I, :k] = list(node.regret.values()), list(node.strategy_sum.values())
     return regret, sums
 
 
 # --------------------------------------------------------------------------- unbiasedness
-def regret_matching(regret, mask):
-    positive = np.where(mask, np.maximum(regret, 0.0), 0.0)
-    total = positive.sum(axis=1, keepdims=True)
-    uniform = mask / mask.sum(axis=1, keepdims=True)
-    return np.divide(positive, total, out=uniform.copy(), where=total > 0)
-
-
 def expected_increments(tree, probs, traverser, kind):
     """What one traversal adds in expectation, from the full-width definitions, as
     ``(regret, strategy_sum)`` arrays (``traverser`` None: both players, simultaneous CS).
@@ -99,7 +95,7 @@ def test_one_iteration_is_unbiased_on_kuhn(name):
     mask = tree.action_mask
     start = np.where(mask, np.random.default_rng(11).normal(size=mask.shape), 0.0)
     base = {"regret": start, "strategy_sum": np.zeros(mask.shape), "uniforms": np.zeros(0)}
-    probs = regret_matching(start, mask)
+    probs = matched_strategy(start, mask)
     kind = name.split("-")[0]
     solver = SOLVERS[name](KUHN, seed=2024, backend="tree")
     samples = 3000
@@ -112,7 +108,7 @@ def test_one_iteration_is_unbiased_on_kuhn(name):
         expected = first
         if name != "cs-simultaneous":
             # player 1's traversal plays player 0's new strategy against player 1's old one
-            mixed = np.where((tree.infoset_player == 0)[:, None], regret_matching(regret, mask), probs)
+            mixed = np.where((tree.infoset_player == 0)[:, None], matched_strategy(regret, mask), probs)
             expected = first + np.array(expected_increments(tree, mixed, 1, kind))
         residuals[k] = np.array([regret - start, sums]) - expected
     mean = residuals.mean(axis=0)
@@ -252,8 +248,8 @@ def test_both_backends_save_run_and_plot_alike(name, tmp_path):
 
 
 def test_textbook_helpers():
-    assert textbook.regret_matching([2.0, -1.0, 6.0]) == [0.25, 0.0, 0.75]
-    assert textbook.regret_matching([-1.0, 0.0]) == [0.5, 0.5]
+    node = textbook.InfosetNode(["pass", "bet"])
+    assert list(node.regret.items()) == list(node.strategy_sum.items()) == [("pass", 0.0), ("bet", 0.0)]
     assert [textbook.sample([0.25, 0.0, 0.75], u) for u in (0.0, 0.2499, 0.25, 0.99)] == [0, 0, 2, 2]
     assert textbook.sample([0.5, 0.5, 0.0], 1.0) == 1  # beyond the total: last positive action
 
@@ -334,14 +330,14 @@ def test_states_backend_on_a_game_too_large_to_compile(tmp_path):
         assert len(strategy) == len(solver.table) and sorted(strategy) == sorted(k for _, k in solver.table)
         (p, key), node = next(iter(solver.table.items()))
         assert list(strategy[(p, key)]) == node.actions and key.count("|") == 1
-        total = sum(node.strategy_sum)
+        total = sum(node.strategy_sum.values())
         assert strategy[(p, key)] == {a: (s / total if total > 0 else 1 / len(node.actions))
-                                      for a, s in zip(node.actions, node.strategy_sum)}
+                                      for a, s in node.strategy_sum.items()}
         for table in (strategy, current):
             for q in (0, 1):
                 assert all(abs(sum(d.values()) - 1.0) < 1e-12 for d in table.player(q).values())
             assert len(table.player(0)) + len(table.player(1)) == len(solver.table)
-        assert current[(p, key)] == dict(zip(node.actions, textbook.regret_matching(node.regret)))
+        assert current[(p, key)] == regret_matching(node.regret)
         with pytest.raises(KeyError, match="was not met"):
             strategy[(p, "no such infoset")]
         with pytest.raises(cfrlib.errors.StrategyError, match="too large to compile"):
@@ -478,7 +474,7 @@ def test_external_sampling_regrets_are_unbiased_on_leduc():
     mask = tree.action_mask
     start = np.where(mask, np.random.default_rng(6).normal(size=mask.shape), 0.0)
     base = {"regret": start, "strategy_sum": np.zeros(mask.shape), "uniforms": np.zeros(0)}
-    expected = expected_increments(tree, regret_matching(start, mask), 0, "es")[0]
+    expected = expected_increments(tree, matched_strategy(start, mask), 0, "es")[0]
     mine = tree.infoset_player == 0
     solver = SOLVERS["es"](LEDUC, seed=1, backend="tree")
     samples = 40_000

@@ -73,7 +73,7 @@ def reference(name, minimizer, game, seed, iterations):
     def discount(t, table):
         up, down = _discount(t, minimizer.alpha), _discount(t, minimizer.beta)
         for node in table.values():
-            node.regret = [r * (up if r >= 0.0 else down) for r in node.regret]
+            node.regret = {a: r * (up if r >= 0.0 else down) for a, r in node.regret.items()}
 
     table = run_textbook(name, game, seed, iterations, after_iteration=discount)
     regret, sums = table_arrays(game.tree(), table)

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_sampling import expected_increments, regret_matching
+from test_sampling import expected_increments
 
 from cfrlib import games
 from cfrlib.errors import SolverError
+from cfrlib.regret_matching import matched_strategy
 from cfrlib.solvers import OutcomeSamplingMCCFR
 
 KUHN, LEDUC = games.kuhn(), games.leduc()
@@ -47,7 +48,7 @@ def test_one_iteration_is_unbiased_on_kuhn_whatever_the_baseline():
     baseline = rng.normal(scale=2.0, size=(2, tree.num_nodes))
     base = {"regret": start, "strategy_sum": np.zeros(mask.shape), "uniforms": np.zeros(0),
             "baseline": baseline}
-    probs = regret_matching(start, mask)
+    probs = matched_strategy(start, mask)
     solver = OutcomeSamplingMCCFR(KUHN, seed=2024, baseline="learned")
     samples = 3000
     residuals = np.zeros((samples, 2) + mask.shape)
@@ -56,7 +57,7 @@ def test_one_iteration_is_unbiased_on_kuhn_whatever_the_baseline():
         solver.set_state(base)
         solver.iterate(1)
         regret, sums = solver.tables.regret.copy(), solver.tables.strategy_sum.copy()
-        mixed = np.where((tree.infoset_player == 0)[:, None], regret_matching(regret, mask), probs)
+        mixed = np.where((tree.infoset_player == 0)[:, None], matched_strategy(regret, mask), probs)
         expected = first + np.array(expected_increments(tree, mixed, 1, "os"))
         residuals[k] = np.array([regret - start, sums]) - expected
     mean = residuals.mean(axis=0)

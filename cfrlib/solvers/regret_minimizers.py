@@ -32,6 +32,7 @@ from numpy.typing import NDArray
 
 from ..checks import check_exponent, check_flag
 from ..errors import SolverError
+from ..regret_matching import matched_strategy
 from ..tree import Tree
 
 FloatArray = NDArray[np.float64]
@@ -114,14 +115,7 @@ class RegretMatching(RegretMinimizer):
     def strategy(self, R: FloatArray, r: FloatArray, t: int, mask: FloatArray) -> FloatArray:
         if self.predictive:
             R = R + r if self.prediction_weight == 1.0 else R + self.prediction_weight * r
-        positive = np.maximum(R, 0.0)
-        total = positive.sum(axis=1)
-        none = total <= 0.0
-        if none.any():
-            positive[none] = mask[none]
-            total[none] = mask[none].sum(axis=1)
-        positive /= total[:, None]
-        return positive
+        return matched_strategy(R, mask)
 
     def params(self) -> dict[str, Any]:
         return {"alpha": self.alpha, "beta": self.beta, "predictive": self.predictive}

@@ -2,9 +2,10 @@
 
 Each function below runs one sampled traversal of the game for one iteration ``t``, walking the
 state API (``cfrlib.game.State``) and keeping, for every information set it meets, the
-cumulative regrets ``R^T(I, a)`` and the average-strategy sums in an ``InfosetTable``
-keyed by ``(player, infoset key)``. The current strategy ``sigma^t(I)`` is always regret
-matching on ``R^{t-1}(I, .)``.
+cumulative regrets ``R^T(I, a)`` and the average-strategy sums, dictionaries ``{action: value}``
+in the game's order of the actions, in an ``InfosetTable`` keyed by ``(player, infoset key)``.
+The current strategy ``sigma^t(I)`` is always regret matching on ``R^{t-1}(I, .)``, chapter 1's
+:func:`~cfrlib.textbook.regret_matching.regret_matching`.
 
 Random draws: every sampled node draws exactly one uniform ``u = rng.random()`` and picks the
 first action whose cumulative probability exceeds ``u`` (:func:`cfrlib.strategy.sample`). The fast solvers in
@@ -15,21 +16,13 @@ engine on games too large to compile (``backend="states"``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 import numpy as np
 
 from ..game import State
 from ..strategy import sample
-
-
-def regret_matching(regret: Sequence[float]) -> list[float]:
-    """``sigma(I, a) = R+(I, a) / sum_b R+(I, b)``, or uniform when no regret is positive."""
-    positive = [r if r > 0.0 else 0.0 for r in regret]            # R+ = max(R, 0)
-    total = sum(positive)
-    if total > 0.0:
-        return [r / total for r in positive]
-    return [1.0 / len(regret)] * len(regret)
+from .regret_matching import regret_matching
 
 
 class InfosetNode:
@@ -39,8 +32,8 @@ class InfosetNode:
 
     def __init__(self, actions: Iterable[str]) -> None:
         self.actions = list(actions)                                # A(I), in the game's order
-        self.regret = [0.0] * len(self.actions)                     # R^T(I, a)
-        self.strategy_sum = [0.0] * len(self.actions)              # unnormalised sigma-bar(I, a)
+        self.regret = {a: 0.0 for a in self.actions}                # R^T(I, a)
+        self.strategy_sum = {a: 0.0 for a in self.actions}          # unnormalised sigma-bar(I, a)
 
 
 class InfosetTable(dict[tuple[int, str], InfosetNode]):
@@ -93,13 +86,13 @@ def chance_sampling_cfr(state: State, players: tuple[int, ...], reach: tuple[flo
     p = state.current_player()
     node = table.node(state)
     sigma = regret_matching(node.regret)                            # sigma^t(I)
-    q = []                                                          # v_0(ha) for each a
-    for a, action in enumerate(node.actions):
+    q = {}                                                          # v_0(ha) for each a
+    for a in node.actions:
         child_reach = (reach[0] * sigma[a], reach[1]) if p == 0 else (reach[0], reach[1] * sigma[a])
-        q.append(chance_sampling_cfr(state.child(action), players, child_reach, table, rng))
-    v = sum(s * x for s, x in zip(sigma, q))                        # v_0(h) = sum_a sigma(a) v_0(ha)
+        q[a] = chance_sampling_cfr(state.child(a), players, child_reach, table, rng)
+    v = sum(sigma[a] * q[a] for a in node.actions)                  # v_0(h) = sum_a sigma(a) v_0(ha)
     if p in players:
-        for a in range(len(q)):
+        for a in node.actions:
             gain = q[a] - v if p == 0 else v - q[a]                 # v_p(ha) - v_p(h)
             node.regret[a] += reach[1 - p] * gain                   # pi_{-p}(h) (v_p(ha) - v_p(h))
             node.strategy_sum[a] += reach[p] * sigma[a]             # pi_p(h) sigma(I, a)
@@ -129,15 +122,15 @@ def external_sampling(state: State, i: int, table: InfosetTable,
     node = table.node(state)
     sigma = regret_matching(node.regret)                            # sigma^t(I)
     if state.current_player() == i:
-        q = [external_sampling(state.child(action), i, table, rng) for action in node.actions]
-        v = sum(s * x for s, x in zip(sigma, q))                    # u_i(h) = sum_a sigma(a) u_i(ha)
-        for a in range(len(q)):
+        q = {a: external_sampling(state.child(a), i, table, rng) for a in node.actions}
+        v = sum(sigma[a] * q[a] for a in node.actions)              # u_i(h) = sum_a sigma(a) u_i(ha)
+        for a in node.actions:
             node.regret[a] += q[a] - v                              # sampled r(I, a)
         return v
-    for a in range(len(sigma)):
+    for a in node.actions:
         node.strategy_sum[a] += sigma[a]                            # simple average update
-    a = sample(sigma, rng.random())                                 # opponent plays a ~ sigma(I)
-    return external_sampling(state.child(node.actions[a]), i, table, rng)
+    a = node.actions[sample(list(sigma.values()), rng.random())]    # opponent plays a ~ sigma(I)
+    return external_sampling(state.child(a), i, table, rng)
 
 
 # Shown in the book: chapter 6.
@@ -170,16 +163,16 @@ def outcome_sampling(state: State, i: int, pi_o: float, q: float, table: Infoset
     w = pi_o / q                                                    # pi_{-i}(h) / q(h)
     if state.current_player() == i:
         n = len(sigma)
-        xi = [epsilon / n + (1.0 - epsilon) * s for s in sigma]     # exploration policy
-        a = sample(xi, rng.random())
-        c = outcome_sampling(state.child(node.actions[a]), i, pi_o, q * xi[a],
+        xi = {a: epsilon / n + (1.0 - epsilon) * s for a, s in sigma.items()}  # exploration policy
+        a = node.actions[sample(list(xi.values()), rng.random())]
+        c = outcome_sampling(state.child(a), i, pi_o, q * xi[a],
                              table, rng, epsilon) / xi[a]           # c(a*) = v(ha*) / xi(a*)
         v = sigma[a] * c                                            # v(h) = sum_a sigma(a) c(a)
-        for b in range(n):
+        for b in node.actions:
             node.regret[b] += w * ((c if b == a else 0.0) - v)      # w (c(b) - v)
         return v
-    for b in range(len(sigma)):
+    for b in node.actions:
         node.strategy_sum[b] += w * sigma[b]                        # stochastically weighted
-    a = sample(sigma, rng.random())                                 # opponent plays a ~ sigma(I)
-    return outcome_sampling(state.child(node.actions[a]), i, pi_o * sigma[a], q * sigma[a],
+    a = node.actions[sample(list(sigma.values()), rng.random())]    # opponent plays a ~ sigma(I)
+    return outcome_sampling(state.child(a), i, pi_o * sigma[a], q * sigma[a],
                             table, rng, epsilon)

@@ -30,8 +30,9 @@ from numpy.typing import ArrayLike, NDArray
 from ...errors import InfosetKeyError, SolverError, StrategyError
 from ...game import Game
 from ...strategy import InfosetKey, Strategy
+from ...textbook.regret_matching import regret_matching
 from ...textbook.sampling import (InfosetNode, InfosetTable, chance_sampling_cfr, external_sampling,
-                                  outcome_sampling, regret_matching)
+                                  outcome_sampling)
 from ...tree import Tree
 from ..regret_minimizers import RegretMatching
 
@@ -289,25 +290,26 @@ class StateWalk:
         (infosets not met have ``S = 0``, hence uniform), so both backends agree bit for bit."""
         if not self.compilable:
             return TableStrategy(self.game, {key: _distribution(node, _normalise(
-                np.array([node.strategy_sum]))[0]) for key, node in self.table.items()})
+                np.array([list(node.strategy_sum.values())]))[0]) for key, node in self.table.items()})
         tree = self.game.tree()
         return Strategy(self.game, _normalise(self._padded(tree, "strategy_sum"), tree.action_mask))
 
     def current_strategy(self) -> Strategy:
         if not self.compilable:
-            return TableStrategy(self.game, {key: _distribution(node, regret_matching(node.regret))
+            return TableStrategy(self.game, {key: regret_matching(node.regret)
                                              for key, node in self.table.items()})
         tree = self.game.tree()
         probs = tree.uniform()
         for (p, key), node in self.table.items():
-            probs[tree.infoset_index(p, key), :len(node.actions)] = regret_matching(node.regret)
+            sigma = regret_matching(node.regret)
+            probs[tree.infoset_index(p, key), :len(node.actions)] = list(sigma.values())
         return Strategy(self.game, probs)
 
     def _padded(self, tree: Tree, field: str) -> NDArray[np.float64]:
         """``field`` of the infosets met as an array in the tree's order (zero elsewhere)."""
         out = np.zeros(tree.action_mask.shape)
         for (p, key), node in self.table.items():
-            out[tree.infoset_index(p, key), :len(node.actions)] = getattr(node, field)
+            out[tree.infoset_index(p, key), :len(node.actions)] = list(getattr(node, field).values())
         return out
 
     def arrays(self) -> dict[str, NDArray[Any]]:
@@ -318,8 +320,8 @@ class StateWalk:
                 "keys": np.array([k for _, k in table], dtype=str),
                 "num_actions": np.array([len(n.actions) for n in nodes], dtype=np.int64),
                 "actions": np.array([a for n in nodes for a in n.actions], dtype=str),
-                "regret": np.array([r for n in nodes for r in n.regret], dtype=float),
-                "strategy_sum": np.array([s for n in nodes for s in n.strategy_sum], dtype=float)}
+                "regret": np.array([r for n in nodes for r in n.regret.values()], dtype=float),
+                "strategy_sum": np.array([s for n in nodes for s in n.strategy_sum.values()], dtype=float)}
 
     def restore(self, arrays: Mapping[str, NDArray[Any]]) -> None:
         self.uniforms.buffer[:] = arrays["uniforms"].tolist()
@@ -329,7 +331,8 @@ class StateWalk:
         start = 0
         for p, key, end in zip(arrays["players"].tolist(), arrays["keys"].tolist(), ends):
             node = self.table[(p, key)] = InfosetNode(actions[start:end])
-            node.regret, node.strategy_sum = regret[start:end], sums[start:end]
+            node.regret = dict(zip(node.actions, regret[start:end]))
+            node.strategy_sum = dict(zip(node.actions, sums[start:end]))
             start = end
 
 
