@@ -80,14 +80,11 @@ def reference(name, minimizer, game, seed, iterations):
     return regret, sums, table.nodes_touched
 
 
-@pytest.mark.parametrize("rule", list(RULES))
-@pytest.mark.parametrize("name", list(MAKE))
-def test_each_rule_equals_the_eager_reference_on_kuhn(name, rule):
-    """Lazy discounting (each row brought up to date when next touched) against discounting
-    every row every iteration: the same regrets and sums to 1e-12, the same nodes touched; for
-    the rules whose factors are 0 and 1 (RM, RM+) bit for bit."""
-    solver = MAKE[name](KUHN, 5, RULES[rule]).iterate(400)
-    regret, sums, touched = reference(name, solver.regret_minimizer, KUHN, 5, 400)
+def assert_equals_the_eager_reference(name, rule, iterations):
+    """``iterations`` of solver ``name`` with ``rule`` on Kuhn (seed 5) against ``reference``:
+    bit for bit for the rules whose factors are 0 and 1 (RM, RM+), else to 1e-12."""
+    solver = MAKE[name](KUHN, 5, RULES[rule]).iterate(iterations)
+    regret, sums, touched = reference(name, solver.regret_minimizer, KUHN, 5, iterations)
     got = np.zeros(regret.shape)
     for I, row in enumerate(solver.regret):
         got[I, :len(row)] = row
@@ -99,6 +96,24 @@ def test_each_rule_equals_the_eager_reference_on_kuhn(name, rule):
         np.testing.assert_allclose(solver.tables.strategy_sum, sums, rtol=1e-12, atol=1e-12)
         assert not np.array_equal(got, solver.tables.regret)  # some rows were still lagging
     assert np.any(regret != 0)
+    return solver
+
+
+@pytest.mark.parametrize("rule", list(RULES))
+@pytest.mark.parametrize("name", list(MAKE))
+def test_each_rule_equals_the_eager_reference_on_kuhn(name, rule):
+    """Lazy discounting (each row brought up to date when next touched) against discounting
+    every row every iteration: the same regrets and sums, the same nodes touched."""
+    assert_equals_the_eager_reference(name, rule, 400)
+
+
+def test_lazy_discounts_outlive_the_range_of_floats():
+    """DCFR's ``beta = 0`` halves the negative regrets every iteration, so their running product
+    ``P_-(t) = 2^-t`` leaves the range of doubles after 1,074 iterations; the walk keeps ``P`` in
+    a frame multiplied by ``2^512`` when it falls below ``2^-512`` (twice in 1,200 iterations:
+    ``P_-(1199)`` is held as ``2^-1199 2^1024``) and still equals the eager reference."""
+    solver = assert_equals_the_eager_reference("es", "dcfr", 1200)
+    assert solver.tables.lazy.now[1] == 2.0 ** -175
 
 
 @pytest.mark.parametrize("rule, bound", [("rm+", 0.45), ("dcfr", 0.45), ("lcfr", 0.3)])

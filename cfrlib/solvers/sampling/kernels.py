@@ -36,9 +36,11 @@ iteration ``t`` (zero where ``I`` was not sampled),
 alone from iteration ``tau`` to ``t - 1`` only needs the product of those factors, and a
 positive factor keeps a regret's sign, so the row is brought up to date when next touched
 (lazily): ``R <- R prod_{s=tau}^{t-1} f_s = R P(t-1) / P(tau-1)`` with ``P(t) = prod_{s<=t} f_s``
-(the factors of the sign of ``R``), ``P`` held as a mantissa and a binary exponent so that it
-never underflows (``f = 1/2`` every iteration when ``beta = 0``); the factor itself when
-``tau = t - 1``. Regret matching ignores a positive factor common to the positive
+(the factors of the sign of ``R``); the factor itself when ``tau = t - 1``. ``P`` only falls
+(``f = 1/2`` every iteration when ``beta = 0``), so it is kept in a frame that is multiplied by
+``2^512`` whenever ``P`` drops below ``2^-512``, the marks ``P(tau - 1)`` with it: scaling by a
+power of two is exact, so every ratio is what it would be without the frame (a mark pushed past
+the largest float is infinite, and its ratio, below ``2^-1000``, zero). Regret matching ignores a positive factor common to the positive
 regrets, so the strategies are those of discounting every row every iteration; only the
 stored numbers lag (``settled`` gives them as of now). The default rule (``alpha = beta =
 inf``) skips all of this, and the walk is plain regret matching, bit for bit.
@@ -46,7 +48,6 @@ inf``) skips all of this, and the walk is plain regret matching, bit for bit.
 
 from __future__ import annotations
 
-import math
 import os
 import tempfile
 from itertools import accumulate
@@ -153,29 +154,36 @@ class Rule(NamedTuple):
 
 class Lazy(NamedTuple):
     """The state of lazy discounting: per infoset ``stamp`` (``tau(I)``, the last iteration that
-    touched its row, 0 for none) and ``mark`` (``P_+(tau - 1)`` and ``P_-(tau - 1)``, each as
-    mantissa and exponent); ``now`` is ``[P_+(t - 1), P_-(t - 1)]`` likewise, then ``f_+(t - 1),
-    f_-(t - 1)``, in iteration ``t``."""
+    touched its row, 0 for none) and ``mark`` (``P_+(tau - 1)`` and ``P_-(tau - 1)``); ``now`` is
+    ``[P_+(t - 1), P_-(t - 1), f_+(t - 1), f_-(t - 1)]`` in iteration ``t`` (``P`` in the
+    rescaled frame of the module docstring)."""
 
     stamp: NDArray[np.int64]
     mark: NDArray[np.float64]
     now: NDArray[np.float64]
 
 
+RESCALE = 2.0 ** 512
+"""The factor of the frame of ``P`` (see the module docstring)."""
+
+
 @njit(cache=True, nogil=True, inline="always")
-def advance(rule, now, t):
-    """Enter iteration ``t``: multiply ``P`` in ``now`` by iteration ``t - 1``'s factors
-    ``f = 1 / (1 + s^-e) = s^e / (s^e + 1)``."""
+def advance(rule, lazy, t):
+    """Enter iteration ``t``: multiply ``P`` in ``lazy.now`` by iteration ``t - 1``'s factors
+    ``f = 1 / (1 + s^-e) = s^e / (s^e + 1)``, rescaling the frame when ``P`` gets small."""
     if t < 2:
         return
     s = float(t - 1)
+    now = lazy.now
     for j in range(2):
         if (rule.positive if j == 0 else rule.negative) == DISCOUNT:
             f = 1.0 / (1.0 + s ** -(rule.alpha if j == 0 else rule.beta))
-            now[4 + j] = f
-            mantissa, exponent = math.frexp(now[2 * j] * f)
-            now[2 * j] = mantissa
-            now[2 * j + 1] += exponent
+            now[2 + j] = f
+            now[j] *= f
+            if 0.0 < now[j] < 1.0 / RESCALE:
+                now[j] *= RESCALE
+                for I in range(lazy.mark.shape[0]):
+                    lazy.mark[I, j] *= RESCALE
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -186,11 +194,11 @@ def _carried(mode, lazy, I, j, tau, t):
     if mode == ZERO:
         return 0.0
     if tau == t - 1:
-        return lazy.now[4 + j]
-    before = lazy.mark[I, 2 * j]
+        return lazy.now[2 + j]
+    before = lazy.mark[I, j]
     if before == 0.0:                     # a factor 0 before tau: the later ones are 0 too
         return 0.0
-    return math.ldexp(lazy.now[2 * j] / before, int(lazy.now[2 * j + 1] - lazy.mark[I, 2 * j + 1]))
+    return lazy.now[j] / before
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -210,8 +218,8 @@ def settle(rule, lazy, regret, I, k, t):
             r = regret[I, b]
             regret[I, b] = r * (up if r >= 0.0 else down)
     lazy.stamp[I] = t
-    for j in range(4):
-        lazy.mark[I, j] = lazy.now[j]
+    lazy.mark[I, 0] = lazy.now[0]
+    lazy.mark[I, 1] = lazy.now[1]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -231,7 +239,7 @@ def settled(rule, lazy, regret, num_actions, t):
     out = regret.copy()
     if rule.discounts:
         ahead = Lazy(lazy.stamp.copy(), lazy.mark.copy(), lazy.now.copy())
-        advance(rule, ahead.now, t + 1)
+        advance(rule, ahead, t + 1)
         for I in range(num_actions.shape[0]):
             settle(rule, ahead, out, I, num_actions[I], t + 1)
     return out
@@ -373,7 +381,7 @@ def chance_sampling(t, done, iterations, alternating, regret, strategy_sum, sigm
     first, last = (0, 1) if alternating else (2, 2)      # the updating players, 2 for both
     for it in range(done + 1, done + iterations + 1):
         if rule.discounts:
-            advance(rule, lazy.now, it)
+            advance(rule, lazy, it)
         for updating in range(first, last + 1):
             touched += _cs_walk(t, updating, regret, strategy_sum, sigma, stack, rng, pending,
                                 count, rule, lazy, it)
@@ -459,7 +467,7 @@ def external_sampling(t, done, iterations, regret, strategy_sum, sigma, rng, pen
     touched = 0
     for it in range(done + 1, done + iterations + 1):
         if rule.discounts:
-            advance(rule, lazy.now, it)
+            advance(rule, lazy, it)
         for i in range(2):
             touched += _es_walk(t, i, regret, strategy_sum, sigma, stack, rng, pending, count,
                                 rule, lazy, it)
@@ -568,7 +576,7 @@ def outcome_sampling(t, done, iterations, epsilon, regret, strategy_sum, sigma, 
     touched = 0
     for it in range(done + 1, done + iterations + 1):
         if rule.discounts:
-            advance(rule, lazy.now, it)
+            advance(rule, lazy, it)
         for i in range(2):
             touched += _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_node,
                                 path_action, path_xi, path_w, rng, pending, count, rule, lazy, it,

@@ -149,8 +149,8 @@ class TreeWalk:
         clips = modes == [kernels.KEEP, kernels.ZERO]   # RM+: the floor at zero, applied at once
         self.rule = kernels.Rule(modes != [kernels.KEEP] * 2 and not clips, clips, modes[0], modes[1],
                                  alpha, beta)
-        self.lazy = kernels.Lazy(np.zeros(len(mask), dtype=np.int64), np.zeros((len(mask), 4)),
-                                 np.array([1.0, 0.0, 1.0, 0.0, 1.0, 1.0]))
+        self.lazy = kernels.Lazy(np.zeros(len(mask), dtype=np.int64), np.zeros((len(mask), 2)),
+                                 np.array([1.0, 1.0, 1.0, 1.0]))
         # iterations per call of a compiled walk: a call costs some microseconds, and Ctrl-C
         # is honoured between calls (a thousand external-sampling iterations on Leduc: 10 ms)
         self.batch = max(1, min(1000, 10**7 // self.tree.num_nodes))
