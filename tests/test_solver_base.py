@@ -183,3 +183,15 @@ def test_load_refuses_an_option_that_the_save_holds(tmp_path):
     cfrlib.ExternalSamplingMCCFR(kuhn, seed=0).iterate(3).save(tmp_path / "es.npz")
     with pytest.raises(cfrlib.SolverError, match="seed is saved with the solver"):
         cfrlib.Solver.load(tmp_path / "es.npz", kuhn, seed=1)
+
+
+def test_load_sets_the_counters_before_the_state(tmp_path, monkeypatch):
+    """A solver's state may be read at the iteration it resumes (RTCFR+ recomputes its
+    unperturbed strategy at ``t``), so ``load`` sets the counters first."""
+    kuhn = games.kuhn()
+    cfrlib.CFRPlus(kuhn).iterate(7).save(tmp_path / "cfr+.npz")
+    seen, restore = [], cfrlib.CFRPlus._restore
+    monkeypatch.setattr(cfrlib.CFRPlus, "_restore",
+                        lambda self, arrays: (seen.append(self.iterations), restore(self, arrays))[-1])
+    cfrlib.Solver.load(tmp_path / "cfr+.npz", kuhn)
+    assert seen == [7]

@@ -318,9 +318,9 @@ class Solver:
             raise SolverError(f"{path}: {', '.join(saved)} is saved with the solver; load takes only "
                               "constructor arguments that are not saved")
         solver = klass(game, **meta["params"], **options)
-        solver.set_state(arrays)
         solver.iterations, solver.nodes_touched = meta["iterations"], meta["nodes_touched"]
         solver.seconds = meta["seconds"]
+        solver.set_state(arrays)      # after the counters: a state may be read at its iteration
         if "rng" in meta:
             getattr(solver, "rng").bit_generator.state = meta["rng"]  # sampled solvers only
         return solver
