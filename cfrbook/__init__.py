@@ -8,3 +8,10 @@ and the recorded data the chapters plot (:mod:`cfrbook.datasets`). ``import cfrl
 none of it, nor matplotlib or ipywidgets; cfrbook imports cfrlib, never the reverse
 (ARCHITECTURE.md).
 """
+
+from importlib.util import find_spec
+
+_MISSING = [name for name in ("matplotlib", "ipywidgets", "IPython", "PIL") if find_spec(name) is None]
+if _MISSING:
+    raise ModuleNotFoundError(f"cfrbook needs {', '.join(_MISSING)}, the figures' and explorers' "
+                              "packages: pip install 'cfrlib[book]'")

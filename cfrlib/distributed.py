@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import logging
 import resource
+import sys
 import threading
 import time
 import uuid
@@ -139,9 +140,7 @@ class DistributedExternalSampling(Solver):
             self._cluster = local_cluster(self.workers)
             connected = self._cluster.get_client()
         elif isinstance(client, str):
-            from distributed import Client
-
-            connected = Client(client)
+            connected = _dask().Client(client)
         else:
             connected = client
         self.client: Client | None = connected  # None once closed
@@ -265,11 +264,10 @@ def local_cluster(workers: int = 2) -> LocalCluster:
     the loopback interface only, without dashboard, logging errors only. (The scheduler's small
     HTTP server, for health checks, takes a free loopback port rather than 8787, which another
     cluster may hold.) Close it when done, or use it in a ``with`` block."""
-    from distributed import LocalCluster
-
-    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                        dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-                        silence_logs=logging.ERROR)
+    return _dask().LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                host="127.0.0.1", dashboard_address=None,
+                                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                                silence_logs=logging.ERROR)
 
 
 def _run_shard(game: Game, token: str, regret: NDArray[np.float64], iterations: int,
@@ -303,9 +301,17 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _is_client(obj: object) -> bool:
+def _dask() -> Any:
+    """Dask's ``distributed`` package, or a :class:`SolverError` that says how to install it."""
     try:
-        from distributed import Client
-    except ImportError:  # pragma: no cover - dask is pinned in requirements.txt
-        return False
-    return isinstance(obj, Client)
+        import distributed
+    except ImportError as err:
+        raise SolverError("Dask is not installed: pip install distributed "
+                          "(cfrlib's extra 'distributed')") from err
+    return distributed
+
+
+def _is_client(obj: object) -> bool:
+    """Whether ``obj`` is a Dask client (none can exist unless Dask is imported)."""
+    distributed = sys.modules.get("distributed")
+    return distributed is not None and isinstance(obj, distributed.Client)

@@ -130,15 +130,8 @@ class Strategy(Mapping[InfosetKey, dict[str, float]]):
     def to_openspiel_policy(self) -> Any:
         """This strategy as an OpenSpiel ``TabularPolicy`` of its game (made by
         :func:`cfrlib.games.from_openspiel`), keyed by the same information state strings."""
-        from open_spiel.python.policy import TabularPolicy
-
-        policy = TabularPolicy(_openspiel_game(self.game, "to_openspiel_policy"))
-        policy.action_probability_array[:] = 0.0
-        for key, ids in self.game.action_ids.items():  # type: ignore[attr-defined]
-            row = policy.state_lookup[key[1]]
-            for name, p in self[key].items():
-                policy.action_probability_array[row, ids[name]] = p
-        return policy
+        _openspiel_game(self.game, "to_openspiel_policy")
+        return self.game.tabular_policy(self)  # type: ignore[attr-defined]
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the strategy as JSON: ``{"game": ..., "players": [{key: {action: p}}, {...}]}``."""

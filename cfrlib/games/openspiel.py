@@ -38,6 +38,20 @@ class OpenSpielGame(ExplicitGame):
         self.openspiel_game = openspiel_game
         self.action_ids, self.histories = action_ids, histories
 
+    def tabular_policy(self, strategy: Any) -> Any:
+        """``strategy`` (a :class:`~cfrlib.strategy.Strategy` of this game) as an OpenSpiel
+        ``TabularPolicy``: each infoset's row, found by its information state string, holds the
+        strategy's probabilities at OpenSpiel's action ids (zero for the other actions)."""
+        from open_spiel.python.policy import TabularPolicy
+
+        policy = TabularPolicy(self.openspiel_game)
+        policy.action_probability_array[:] = 0.0
+        for key, ids in self.action_ids.items():
+            row = policy.state_lookup[key[1]]
+            for name, p in strategy[key].items():
+                policy.action_probability_array[row, ids[name]] = p
+        return policy
+
 
 def _pyspiel() -> Any:
     try:
