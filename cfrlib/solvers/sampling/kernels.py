@@ -40,9 +40,9 @@ positive factor keeps a regret's sign, so the row is brought up to date when nex
 (``f = 1/2`` every iteration when ``beta = 0``), so it is kept in a frame that is multiplied by
 ``2^512`` whenever ``P`` drops below ``2^-512``, the marks ``P(tau - 1)`` with it: scaling by a
 power of two is exact, so every ratio is what it would be without the frame (a mark pushed past
-the largest float is infinite, and its ratio, below ``2^-1000``, zero). Regret matching ignores a positive factor common to the positive
-regrets, so the strategies are those of discounting every row every iteration; only the
-stored numbers lag (``settled`` gives them as of now). The default rule (``alpha = beta =
+the largest float is infinite, and its ratio, below ``2^-1000``, zero). Regret matching ignores a
+positive factor common to the positive regrets, so the strategies are those of discounting every
+row every iteration; only the stored numbers lag (``settled`` gives them as of now). The default rule (``alpha = beta =
 inf``) skips all of this, and the walk is plain regret matching, bit for bit.
 """
 
@@ -247,8 +247,9 @@ def settled(rule, lazy, regret, num_actions, t):
 
 @njit(cache=True, nogil=True)
 def regret_match(regret, sigma, I, k):
-    """``sigma(I, a) = R+(I, a) / sum_b R+(I, b)``, uniform when no regret is positive (the
-    textbook's ``regret_matching``, summed left to right as Python's ``sum`` does)."""
+    """``sigma(I, a) = R+(I, a) / sum_b R+(I, b)``, uniform when no regret is positive: the numba
+    form of regret matching (``cfrlib.textbook.regret_matching.regret_matching`` on one row,
+    summed left to right as Python's ``sum`` does; ARCHITECTURE.md, "One primitive per idea")."""
     total = 0.0
     for a in range(k):
         if regret[I, a] > 0.0:
