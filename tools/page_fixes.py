@@ -11,6 +11,8 @@
 - Every image of the text links to its file, so a reader on a phone, where a two-panel figure is
   squeezed into a 358 px column, taps it and reads it at its natural size (Sphinx does this only
   for images given a width or scale).
+- tools/static/code_lines.js gives each line of highlighted code a hanging indent, so that a line
+  wrapped to fit the column (code never scrolls sideways) continues right of where it starts.
 - tools/static/explorer_zoom.js lets a reader click (or press Enter on) an explorer's frame to
   see it at its natural size, in a box that scrolls sideways.
 - On the search page read from a file, tools/static/offline_search.js says why results come
@@ -75,6 +77,7 @@ def setup(app):
     app.connect("config-inited", lambda app, config: config.html_static_path.append(str(STATIC)))
     app.add_css_file("book.css")
     app.add_js_file("explorer_zoom.js")
+    app.add_js_file("code_lines.js")
     app.connect("html-page-context", add_offline_search_note)
     app.connect("doctree-resolved", drop_thebe_nodes, priority=900)   # after sphinx-thebe's
     app.connect("doctree-resolved", link_images_to_full_size)

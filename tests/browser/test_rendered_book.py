@@ -3,7 +3,8 @@
 For each page, both as a local file (how `make book` tells readers to open it) and from a
 local web server (how a hosted copy is read):
 - math is typeset: no raw ``\\(``, ``\\[`` or ``$$`` left in the text, no MathJax error boxes,
-  and every display equation fits its column at 1280 px; no code scrolls sideways at 1280 px;
+  and every display equation fits its column at 1280 px; no code scrolls sideways at 1280 px,
+  and its lines wrap with a hanging indent;
 - visible code input (not folded behind "Show code cell source") is at most 15% of a page;
 - no markup is left unrendered in the prose: no stray ``$``, no code fence, no MyST role or
   directive written out, no Markdown table left as a paragraph of pipes; no path of the machine
@@ -46,6 +47,7 @@ CHROMIUM_FLAGS = [
 # Pages Sphinx writes besides the book's own: search, index and the root redirect.
 NOT_PAGES = {"genindex.html", "search.html", "py-modindex.html", "index.html"}
 WIDGET_VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
+CODE_LINES = ROOT / "tools" / "static" / "code_lines.js"   # every page runs it (tools/page_fixes.py)
 
 
 def _unavailable(reason: str):
@@ -160,6 +162,11 @@ async () => {
       const longest = pre.textContent.split("\\n").reduce((a, b) => (b.length > a.length ? b : a), "");
       problems.push("code scrolls sideways (" + pre.scrollWidth + " px in " + pre.clientWidth +
                     " px): " + JSON.stringify(longest.trim().slice(0, 60)));
+    }
+    // ... and a wrapped line goes on with a hanging indent (tools/static/code_lines.js).
+    if (pre.textContent.trim() && !pre.classList.contains("code-lines")) {
+      problems.push("code without its lines' hanging indent: " +
+                    JSON.stringify(pre.textContent.trim().slice(0, 60)));
     }
   }
   // Code folded (issue 22): helpers, plotting and bookkeeping sit behind "Show code cell source"
@@ -345,6 +352,104 @@ def test_the_figure_check_assumes_the_column_the_pages_give_their_figures(browse
                         f"at 1280 px: {narrow}")
 
 
+# Where each visual row of each line of a listing starts, from the line's box: ``lefts[0]`` the
+# line's start, ``lefts[1:]`` its continuation rows; ``hang`` its padding (the hanging indent).
+LINE_ROWS = """
+pre => [...pre.querySelectorAll(":scope > span.code-line")].map(line => {
+  const box = line.getBoundingClientRect();
+  const range = document.createRange();
+  range.selectNodeContents(line);
+  const rects = [...range.getClientRects()].filter(r => r.width > 0);
+  const row = rects.length ? rects[0].height : 1;
+  const lefts = [];
+  for (const r of rects) {
+    const k = Math.round((r.top - box.top) / row);
+    lefts[k] = Math.min(lefts[k] ?? Infinity, r.left - box.left);
+  }
+  return {text: line.textContent, hang: parseFloat(getComputedStyle(line).paddingLeft),
+          lefts: lefts.filter(x => x !== undefined)};
+})
+"""
+CHAR_WIDTH = """pre => { const probe = document.createElement("span"); probe.textContent = "x".repeat(100);
+                   probe.style.cssText = "white-space: pre; position: absolute";
+                   pre.appendChild(probe); const w = probe.getBoundingClientRect().width / 100;
+                   probe.remove(); return w; }"""
+
+
+def _expected_hang(pre):
+    """A line's hanging indent: its own indentation plus four columns, at most 40% of the column."""
+    char = pre.evaluate(CHAR_WIDTH)
+    column = pre.evaluate("pre => { const s = getComputedStyle(pre); return pre.clientWidth"
+                          " - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight); }")
+    return lambda line: min((len(line["text"]) - len(line["text"].lstrip(" ")) + 4) * char,
+                            0.4 * column)
+
+
+def _hanging_rows(pre, expected_hang):
+    """The rows of every line of ``pre`` start where a hanging indent puts them: the first at the
+    line's start, every other ``expected_hang(line)`` pixels in (1 px of rounding); returns how
+    many lines wrapped."""
+    wrapped = 0
+    for line in pre.evaluate(LINE_ROWS):
+        if not line["lefts"]:
+            continue
+        assert abs(line["lefts"][0]) <= 1, line
+        assert abs(line["hang"] - expected_hang(line)) <= 1, line
+        assert all(abs(left - line["hang"]) <= 1 for left in line["lefts"][1:]), line
+        wrapped += len(line["lefts"]) > 1
+    return wrapped
+
+
+LISTING = ('<div class="cell_output"><div class="highlight"><pre><span></span>'
+           '<span class="k">def</span> <span class="nf">f</span>(x):\n'
+           '    <span class="sd">"""A docstring long enough to wrap in a narrow column, and then\n'
+           '    a second line of it."""</span>\n'
+           '\n'
+           '        <span class="k">return</span> x <span class="o">+</span> x  '
+           '<span class="c1"># a comment long enough to wrap in the narrow column as well</span>\n'
+           '</pre></div></div>')
+LISTING_TEXT = ('def f(x):\n    """A docstring long enough to wrap in a narrow column, and then\n'
+                '    a second line of it."""\n\n        return x + x  '
+                '# a comment long enough to wrap in the narrow column as well\n')
+
+
+@pytest.mark.parametrize("width", [300, 900])
+def test_listing_lines_wrap_with_a_hanging_indent_and_copy_as_written(browser, width):
+    """tools/static/code_lines.js on a made-up listing (a docstring's span across two lines, a
+    blank line, three depths): one box per line, the text and its newlines untouched (what a copy
+    gives: textContent for the copy button, innerText for a selection), each wrapped row its
+    line's indent plus four columns in, at most 40% of the column."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.set_content(f'<div style="width: {width}px">{LISTING}</div>')
+        page.add_style_tag(path=str(ROOT / "tools" / "static" / "book.css"))
+        page.add_script_tag(path=str(CODE_LINES))
+        pre = page.locator("pre")
+        assert pre.evaluate("pre => pre.textContent") == LISTING_TEXT
+        assert pre.evaluate("pre => pre.innerText") == LISTING_TEXT
+        assert pre.evaluate("pre => pre.querySelectorAll(':scope > span.code-line').length") == 5
+        assert _hanging_rows(pre, _expected_hang(pre)) == (2 if width == 300 else 0)
+    finally:
+        page.close()
+
+
+def test_the_book_listings_hang_on_a_phone_and_are_cfrlib_source(browser):
+    """Chapter 6 at 390 px: the listing of outcome_sampling is the library's source, character for
+    character, and its wrapped lines (many, on a phone) hang."""
+    import inspect
+
+    from cfrlib.textbook.sampling import outcome_sampling
+
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    try:
+        page.goto((SITE / "chapters" / "06_monte_carlo_cfr.html").as_uri(), wait_until="load")
+        pre = page.locator("div.cell_output div.highlight pre", has_text="def outcome_sampling").first
+        assert pre.evaluate("pre => pre.textContent") == inspect.getsource(outcome_sampling)
+        assert _hanging_rows(pre, _expected_hang(pre)) >= 10
+    finally:
+        page.close()
+
+
 # Markdown tables left as text, the second as the book showed them before myst-nb read Markdown
 # outputs as MyST (issue 22); then pipes in prose and a rendered table, which are no defect.
 RAW_TABLES = ["| game | infosets |\n|---|---:|\n| Kuhn | 12 |",
@@ -353,16 +458,21 @@ NO_DEFECT = ("<p>A | between words, or two: | a | b |, is no table.</p><table><t
              "<th>infosets</th></tr><tr><td>Kuhn</td><td>12</td></tr></table>")
 
 
-def test_page_check_finds_code_that_scrolls_sideways(browser):
+def test_page_check_finds_code_that_scrolls_sideways_or_does_not_hang(browser):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
         page.set_content('<div class="cell_input"><pre style="width: 300px; overflow-x: auto">'
                          + "x = 1  # " + "long " * 40 + "</pre></div>"
                          '<div class="cell_input"><pre style="width: 300px">x = 1</pre></div>')
+        page.add_script_tag(path=str(CODE_LINES))   # as every page of the book runs it
+        page.evaluate("""() => document.body.insertAdjacentHTML(
+                           "beforeend", '<div class="cell_input"><pre>y = 2</pre></div>')""")
         problems = page.evaluate(CHECK_PAGE)
     finally:
         page.close()
-    assert len(problems) == 1 and problems[0].startswith("code scrolls sideways"), problems
+    assert len(problems) == 2, problems
+    assert problems[0].startswith("code scrolls sideways"), problems
+    assert problems[1] == 'code without its lines\' hanging indent: "y = 2"', problems
 
 
 def test_page_check_finds_too_much_visible_code(browser):
@@ -372,8 +482,10 @@ def test_page_check_finds_too_much_visible_code(browser):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
         page.set_content(f"<article>{prose}{code}</article>")
+        page.add_script_tag(path=str(CODE_LINES))
         unfolded_problems = page.evaluate(CHECK_PAGE)
         page.set_content(f"<article>{prose}{folded}</article>")
+        page.add_script_tag(path=str(CODE_LINES))
         folded_problems = page.evaluate(CHECK_PAGE)
     finally:
         page.close()

@@ -1,0 +1,57 @@
+// Code wraps instead of scrolling sideways (book.css). So that a wrapped line does not read as a
+// new line of code, each line of a highlighted listing becomes a box of its own whose continuation
+// rows start four columns right of the line's own indentation (at most 40% of the column in, for
+// deep lines on a phone): a hanging indent. The text is untouched, newlines included, so what a
+// reader copies is the code as written.
+(() => {
+  const TAG = /<(\/?)span\b[^>]*>/g;
+
+  // The lines of a listing's HTML (text and Pygments' token spans), each with its own tags: a
+  // span still open at a line's end (a docstring, say) is closed there and opened again on the
+  // next line. Every line keeps its newline; a last line without one keeps none.
+  function splitLines(html) {
+    const found = [];
+    const open = [];
+    let markup = "", text = "", at = 0;
+    const add = (chunk) => {
+      chunk.split("\n").forEach((part, k) => {
+        if (k > 0) {
+          found.push({ markup: markup + "</span>".repeat(open.length) + "\n", text });
+          markup = open.join("");
+          text = "";
+        }
+        markup += part;
+        text += part;
+      });
+    };
+    for (const match of html.matchAll(TAG)) {
+      add(html.slice(at, match.index));
+      if (match[1]) { open.pop(); } else { open.push(match[0]); }
+      markup += match[0];
+      at = match.index + match[0].length;
+    }
+    add(html.slice(at));
+    if (text !== "") { found.push({ markup: markup + "</span>".repeat(open.length), text }); }
+    return found;
+  }
+
+  function hangLines(pre) {
+    const html = pre.innerHTML;
+    if (pre.querySelector(".code-line") || html.replace(TAG, "").includes("<")) {
+      return;   // done already, or markup other than token spans: left as it is
+    }
+    pre.innerHTML = splitLines(html).map(({ markup, text }) => {
+      const hang = text.length - text.trimStart().length + 4;   // columns: own indent + 4
+      return `<span class="code-line" style="--hang: ${hang}ch">${markup}</span>`;
+    }).join("");
+    pre.classList.add("code-lines");
+  }
+
+  const run = () => document.querySelectorAll(
+    "div.cell_input pre, div.cell_output div.highlight pre").forEach(hangLines);
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", run);
+  } else {
+    run();
+  }
+})();
