@@ -162,20 +162,23 @@ def node_budget(game: Game, iterations: int) -> int:
 # Shown in the book: chapter 9.
 def convergence_curve(solver: Solver, iterations: int, nodes: int | None = None,
                       growth: float = 1.25) -> ConvergenceLog:
-    """Run ``solver`` and record its exploitability at the points of :func:`schedule`.
+    """Run ``solver`` and record its exploitability at the points of
+    :func:`schedule`.
 
-    The run stops after ``iterations`` iterations or, with ``nodes``, as soon as the solver has
-    touched at least ``nodes`` nodes, whichever comes first; the stopping point is always
-    evaluated. Approaching ``nodes`` it steps by half the estimated distance and finally by
-    single iterations, so it normally overshoots by less than one iteration's nodes. The log's
-    first row is the solver's state before the run; a run that continues a solver evaluates at
-    the same iterations as one run from the start would.
+    The run stops after ``iterations`` iterations or, with ``nodes``, as soon as
+    the solver has touched at least ``nodes`` nodes, whichever comes first; the
+    stopping point is always evaluated. Approaching ``nodes`` it steps by half the
+    estimated distance and finally by single iterations, so it normally overshoots
+    by less than one iteration's nodes. The log's first row is the solver's state
+    before the run; a run that continues a solver evaluates at the same iterations
+    as one run from the start would.
     """
     iterations = check_iterations(iterations)
     if nodes is not None:
         nodes = check_iterations(nodes, "nodes")
     log = ConvergenceLog(solver.name)
-    log.append(solver.iterations, solver.nodes_touched, solver.seconds, solver.exploitability())
+    log.append(solver.iterations, solver.nodes_touched, solver.seconds,
+               solver.exploitability())
     start = solver.iterations
     end = start + iterations
     points = [k for k in sorted(set(schedule(end, growth)) | {end}) if k > start]
@@ -189,7 +192,8 @@ def convergence_curve(solver: Solver, iterations: int, nodes: int | None = None,
             if nodes is not None and solver.iterations > 0:
                 per_iteration = solver.nodes_touched / solver.iterations
                 estimate = (nodes - solver.nodes_touched) / per_iteration
-                step = min(step, max(1, math.floor(estimate / 2)) if estimate > 64 else 1)
+                step = min(
+                    step, max(1, math.floor(estimate / 2)) if estimate > 64 else 1)
             solver.iterate(step)
         if solver.iterations > log.rows[-1][0]:
             log.append(solver.iterations, solver.nodes_touched, solver.seconds,

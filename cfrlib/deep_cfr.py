@@ -463,10 +463,12 @@ class DeepCFR:
                 self.strategy_memory.add(strat_I, t, sigma[strat_I], memory_rng)
                 self._add_iterate(1 - p, sigma, t)
                 net, value = self._train(self.advantage_memory[p], "mse",
-                                         self.config["advantage_steps"], self._rng(2, t, p))
+                                         self.config["advantage_steps"],
+                                         self._rng(2, t, p))
                 self.advantage[p] = net
                 self.advantage_loss[p].append(value)
-            self.iterations, self.traversals = t, self.traversals + self.config["traversals"]
+            self.iterations, self.traversals = (
+                t, self.traversals + self.config["traversals"])
         return self
 
     def _add_iterate(self, q: int, sigma: Array, t: int) -> None:

@@ -29,11 +29,13 @@ from .tree import Tree
 
 # Shown in the book: chapter 2.
 def realization_plan(tree, probs, player) -> np.ndarray:
-    """Player ``i``'s own reach of each sequence: ``x_i[(I, a)] = x_i[parent(I)] * sigma(I, a)``.
+    """Player ``i``'s own reach of each sequence:
+    ``x_i[(I, a)] = x_i[parent(I)] * sigma(I, a)``.
 
-    Returns a flat array in the tree's numbering, of length ``num_sequences + 1``, whose last
-    entry, the empty sequence, is 1; entries of the other player's infosets are 0. (The pass
-    itself is :func:`cfrlib.sequence_form.realization_plan`, on the player's own block.)
+    Returns a flat array in the tree's numbering, of length ``num_sequences + 1``,
+    whose last entry, the empty sequence, is 1; entries of the other player's
+    infosets are 0. (The pass itself is
+    :func:`cfrlib.sequence_form.realization_plan`, on the player's own block.)
     """
     block = sequence_form(tree).players[player]
     x = np.zeros(tree.num_sequences + 1)
@@ -52,28 +54,35 @@ def behaviour_strategy(tree: Tree, x: NDArray[np.float64], player: int) -> NDArr
 
 
 # Shown in the book: chapter 3.
-def counterfactual_values(tree, probs, player, opponent_reach=None, best_response=False):
-    """Counterfactual action values ``q_i(I, a)`` of every sequence of player ``i``.
+def counterfactual_values(tree, probs, player, opponent_reach=None,
+                          best_response=False):
+    """Counterfactual action values ``q_i(I, a)`` of every sequence of player
+    ``i``.
 
-    ``q_i(I, a) = sum_{h in I} sum_{z below ha} pi_{-i}(z) * pi_i^sigma(ha -> z) * u_i(z)``, built
-    bottom-up: each terminal adds ``pi_{-i}(z) u_i(z)`` to ``i``'s last sequence before it, then
-    each infoset ``I`` (deepest first) adds its value ``v_i(I) = sum_a sigma(I, a) q_i(I, a)`` to its
-    parent sequence. With ``best_response=True`` player ``i`` plays a best response below every
-    infoset instead, ``v_i(I) = max_a q_i(I, a)``.
+    ``q_i(I, a) = sum_{h in I} sum_{z below ha}
+    pi_{-i}(z) * pi_i^sigma(ha -> z) * u_i(z)``, built bottom-up: each terminal
+    adds ``pi_{-i}(z) u_i(z)`` to ``i``'s last sequence before it, then each
+    infoset ``I`` (deepest first) adds its value
+    ``v_i(I) = sum_a sigma(I, a) q_i(I, a)`` to its parent sequence. With
+    ``best_response=True`` player ``i`` plays a best response below every infoset
+    instead, ``v_i(I) = max_a q_i(I, a)``.
 
-    ``opponent_reach`` gives ``pi_{-i}(z)`` per terminal (chance times the opponent's reach);
-    by default it is computed from ``probs``. Returns ``(q, v)``: ``q`` flat, of length
-    ``num_sequences + 1`` (the last entry is ``i``'s value of the whole game), and ``v`` the
-    per-infoset values (only ``i``'s infosets are filled). The pass runs on the player's block
-    of :mod:`cfrlib.sequence_form`, as the full-width solvers' does.
+    ``opponent_reach`` gives ``pi_{-i}(z)`` per terminal (chance times the
+    opponent's reach); by default it is computed from ``probs``. Returns
+    ``(q, v)``: ``q`` flat, of length ``num_sequences + 1`` (the last entry is
+    ``i``'s value of the whole game), and ``v`` the per-infoset values (only
+    ``i``'s infosets are filled). The pass runs on the player's block of
+    :mod:`cfrlib.sequence_form`, as the full-width solvers' does.
     """
     form = sequence_form(tree)
     block = form.players[player]
     if opponent_reach is None:
         opponent_reach = opponent_reach_of_terminals(tree, probs, player)
-    q_block = sf.terminal_values(form, player, opponent_reach * terminal_utility(tree, player))
-    v_block = sf.counterfactual_values(block, q_block, None if best_response else block.rows_of(probs),
-                                       sequential=True)
+    q_block = sf.terminal_values(form, player,
+                                 opponent_reach * terminal_utility(tree, player))
+    v_block = sf.counterfactual_values(
+        block, q_block, None if best_response else block.rows_of(probs),
+        sequential=True)
     q = np.zeros(tree.num_sequences + 1)
     q[block.tree_sequence] = q_block
     v = np.zeros(tree.num_infosets)

@@ -223,12 +223,14 @@ class SubgameSolver:
 
     # ---------------------------------------------------------------------------- gadgets
     # Shown in the book: chapter 13.
-    def gadget(self, part: Subgame, method: str, player: int = 0) -> ExplicitGame:
-        """The game whose equilibrium gives ``player``'s re-solved strategy in ``part`` (both
-        players' for ``"unsafe"``, where ``player`` is ignored); the subgame's infosets keep their
-        keys, the opponent's gadget infosets are named ``<...>``. A subgame that the beliefs
-        never reach has no gadget: :class:`~cfrlib.errors.SubgameError` (:meth:`solve` keeps
-        the blueprint there)."""
+    def gadget(self, part: Subgame, method: str,
+               player: int = 0) -> ExplicitGame:
+        """The game whose equilibrium gives ``player``'s re-solved strategy in
+        ``part`` (both players' for ``"unsafe"``, where ``player`` is ignored);
+        the subgame's infosets keep their keys, the opponent's gadget infosets
+        are named ``<...>``. A subgame that the beliefs never reach has no
+        gadget: :class:`~cfrlib.errors.SubgameError` (:meth:`solve` keeps the
+        blueprint there)."""
         _check_method(method)
         if player not in (0, 1):
             raise SubgameError(f"player must be 0 or 1, got {player!r}")
@@ -238,18 +240,21 @@ class SubgameSolver:
             w = tree.chance_reach * self.reach[0] * self.reach[1]
             roots = np.array([h for h in part.roots if w[h] > 0], dtype=np.intp)
             if not len(roots):
-                raise SubgameError(f"{part.label}: the blueprint never reaches this subgame")
+                raise SubgameError(
+                    f"{part.label}: the blueprint never reaches this subgame")
             top = out.reserve()
             kids = [out.copy(int(h), 0.0) for h in roots]
-            out.set(top, Node(CHANCE, None, self._names(part, roots), tuple(kids),
-                              tuple(w[roots] / w[roots].sum())))
+            out.set(top, Node(CHANCE, None, self._names(part, roots),
+                              tuple(kids), tuple(w[roots] / w[roots].sum())))
             return out.game(f"{self.game.name} {part.label}, unsafe")
         infosets = self._root_infosets(part, method, o)
         if not infosets:
-            raise SubgameError(f"{part.label}: chance and player {player} never reach this "
-                               "subgame (the opponent's counterfactual reach is 0)")
+            raise SubgameError(
+                f"{part.label}: chance and player {player} never reach this "
+                "subgame (the opponent's counterfactual reach is 0)")
         w_h = self.counterfactual_reach(o)
-        sign = 1.0 if o == 0 else -1.0  # the opponent's payoff moves player 0's by sign * amount
+        # the opponent's payoff moves player 0's by sign * amount
+        sign = 1.0 if o == 0 else -1.0
         top = out.reserve()
         if method == "resolve":
             roots = np.concatenate([r for _, r, _ in infosets])
@@ -257,22 +262,27 @@ class SubgameSolver:
             for name, group, alt in infosets:
                 for h in group:
                     node = out.reserve()
-                    stop = out.terminal(alt if o == 0 else tree.constant_sum - alt)
+                    stop = out.terminal(alt if o == 0
+                                        else tree.constant_sum - alt)
                     out.set(node, Node(o, f"<{name}>", ("terminate", "follow"),
                                        (stop, out.copy(int(h), 0.0))))
                     kids.append(node)
-            out.set(top, Node(CHANCE, None, self._names(part, roots), tuple(kids),
-                              tuple(w_h[roots] / w_h[roots].sum())))
-        else:  # maxmargin, reach: the opponent picks g, payoffs shifted by -alt(g)
+            probs = tuple(w_h[roots] / w_h[roots].sum())
+            out.set(top, Node(CHANCE, None, self._names(part, roots),
+                              tuple(kids), probs))
+        else:  # maxmargin, reach: the opponent picks g, payoffs move by -alt(g)
             kids = []
             for name, group, alt in infosets:
                 node = out.reserve()
                 below = tuple(out.copy(int(h), -sign * alt) for h in group)
-                out.set(node, Node(CHANCE, None, self._names(part, group), below,
-                                   tuple(w_h[group] / w_h[group].sum())))
+                probs = tuple(w_h[group] / w_h[group].sum())
+                out.set(node, Node(CHANCE, None, self._names(part, group),
+                                   below, probs))
                 kids.append(node)
-            out.set(top, Node(o, "<root>", tuple(name for name, _, _ in infosets), tuple(kids)))
-        return out.game(f"{self.game.name} {part.label}, {method} for player {player}")
+            names = tuple(name for name, _, _ in infosets)
+            out.set(top, Node(o, "<root>", names, tuple(kids)))
+        return out.game(
+            f"{self.game.name} {part.label}, {method} for player {player}")
 
     def _names(self, part: Subgame, roots: NDArray[np.intp]) -> tuple[str, ...]:
         where = {h: " ".join(hist) for h, hist in zip(part.roots, part.histories)}

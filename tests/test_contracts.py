@@ -9,6 +9,7 @@ import ast
 import json
 import re
 from pathlib import Path
+from typing import NamedTuple
 
 from architecture import ROOT, named_test, table
 
@@ -69,9 +70,17 @@ def printed_in_chapters() -> dict[str, set[int]]:
     return found
 
 
-def marked_in_the_code() -> dict[str, set[int]]:
-    """``{module.qualname: chapters}`` of the functions and classes marked ``# Shown in the book``."""
-    found: dict[str, set[int]] = {}
+class Marked(NamedTuple):
+    """A function or class marked ``# Shown in the book``."""
+
+    name: str                     # module.qualname
+    chapters: set[int]
+    lines: list[str]              # as inspect.getsource prints them: decorators to end of body
+
+
+def marked_objects() -> list[Marked]:
+    """The functions and classes of cfrlib and cfrbook marked ``# Shown in the book``."""
+    found: list[Marked] = []
     for package in ("cfrlib", "cfrbook"):
         for path in sorted((ROOT / package).rglob("*.py")):
             lines = path.read_text().splitlines()
@@ -83,7 +92,9 @@ def marked_in_the_code() -> dict[str, set[int]]:
                     if isinstance(child, (ast.FunctionDef, ast.ClassDef)):
                         first = min([child.lineno] + [d.lineno for d in child.decorator_list])
                         if first in marks:
-                            found[f"{module}.{prefix}{child.name}"] = {int(n) for n in marks.pop(first).split(", ")}
+                            chapters = {int(n) for n in marks.pop(first).split(", ")}
+                            found.append(Marked(f"{module}.{prefix}{child.name}", chapters,
+                                                lines[first - 1:child.end_lineno]))
                         visit(child, f"{prefix}{child.name}.")
 
             visit(ast.parse("\n".join(lines)), "")
@@ -91,11 +102,37 @@ def marked_in_the_code() -> dict[str, set[int]]:
     return found
 
 
+def marked_in_the_code() -> dict[str, set[int]]:
+    """``{module.qualname: chapters}`` of the functions and classes marked ``# Shown in the book``."""
+    return {marked.name: marked.chapters for marked in marked_objects()}
+
+
 def test_the_marked_source_is_what_the_chapters_print():
     printed, marked = printed_in_chapters(), marked_in_the_code()
     assert len(printed) > 20
     assert {k: sorted(v) for k, v in marked.items() if printed.get(k) != v} == {}, "marked, not printed so"
     assert {k: sorted(v) for k, v in printed.items() if marked.get(k) != v} == {}, "printed, not marked so"
+
+
+PRINTED_LINE_LIMIT = 83
+FOLDED_LINE_LIMIT = {"cfrlib.subgame.SubgameSolver.gadget": 80}   # chapter 13 folds its output
+
+
+def test_every_printed_line_fits_the_books_code_column():
+    """Every line of every marked function or class, as it stands in the file (methods with their
+    class's indentation, as ``inspect.getsource`` returns them), is at most
+    ``PRINTED_LINE_LIMIT`` characters long. The book's code column at a 1280 px window holds 83
+    columns of the code font (656 px of content at 7.83 px a character, measured in Chromium);
+    a longer line wraps on the page. A listing in a folded output ("Show code cell output") has
+    634 px, where a line of 81 characters still wraps: 80 (``FOLDED_LINE_LIMIT``).
+    tests/browser/test_rendered_book.py checks the pages themselves: no line of a listing wraps
+    at 1280 px."""
+    marked = marked_objects()
+    assert len(marked) > 20 and FOLDED_LINE_LIMIT.keys() <= {m.name for m in marked}
+    long = {f"{m.name}, line {k + 1} of the listing": len(line)
+            for m in marked for k, line in enumerate(m.lines)
+            if len(line) > FOLDED_LINE_LIMIT.get(m.name, PRINTED_LINE_LIMIT)}
+    assert long == {}, "longer than the book's code column"
 
 
 PRIMITIVE_NAMES = {"regret_matching", "regret_match", "matched_strategy"}

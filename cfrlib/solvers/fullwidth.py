@@ -343,10 +343,12 @@ class FullWidthCFR(Solver):
 
     # Shown in the book: chapter 8.
     def _update(self, i, regret, t):
-        """``R^t`` and ``sigma^{t+1}`` from ``r^t``, by the local regret minimizer."""
+        """``R^t`` and ``sigma^{t+1}`` from ``r^t``, by the local regret
+        minimizer."""
         minimizer = self.regret_minimizer
         minimizer.update(self._regret[i], regret, t)
-        self._sigma[i] = minimizer.strategy(self._regret[i], regret, t, self._form.players[i].mask)
+        self._sigma[i] = minimizer.strategy(self._regret[i], regret, t,
+                                            self._form.players[i].mask)
         self._reach_is_current[i] = False
 
     def _touched(self, updating: int | None) -> int:
@@ -588,38 +590,45 @@ class HedgeCFR(FullWidthCFR):
 # Shown in the book: chapter 12.
 @register("dcfr+")
 class DCFRPlus(FullWidthCFR):
-    """DCFR+ (Xu et al., IJCAI 2024): RM+ whose regrets are discounted like DCFR's positive ones,
-    ``R^t = [R^{t-1} (t-1)^alpha / ((t-1)^alpha + 1) + r^t]^+``, average weighted by ``t^gamma``,
-    alternating updates; defaults ``alpha = 1.5``, ``gamma = 4`` (sec. 5 of the paper; the authors'
-    github.com/rpSebastian/PDCFRPlus @ d810895, ``pdcfrplus/cfr/dcfr_plus.py`` and README). That
-    code discounts by ``(t-1)^alpha / ((t-1)^alpha + 1.5)``; cfrlib keeps the paper's ``+ 1``
-    (chapter 12's exercise compares the two). A member of the family:
-    ``FullWidthCFR(alpha, -inf, gamma)`` (the discount applied after iteration ``t - 1`` instead of
-    before iteration ``t``, which regret matching cannot tell apart)."""
+    """DCFR+ (Xu et al., IJCAI 2024): RM+ whose regrets are discounted like DCFR's
+    positive ones, ``R^t = [R^{t-1} (t-1)^alpha / ((t-1)^alpha + 1) + r^t]^+``,
+    average weighted by ``t^gamma``, alternating updates; defaults ``alpha = 1.5``,
+    ``gamma = 4`` (sec. 5 of the paper; the authors'
+    github.com/rpSebastian/PDCFRPlus @ d810895, ``pdcfrplus/cfr/dcfr_plus.py`` and
+    README). That code discounts by ``(t-1)^alpha / ((t-1)^alpha + 1.5)``; cfrlib
+    keeps the paper's ``+ 1`` (chapter 12's exercise compares the two). A member of
+    the family: ``FullWidthCFR(alpha, -inf, gamma)`` (the discount applied after
+    iteration ``t - 1`` instead of before iteration ``t``, which regret matching
+    cannot tell apart)."""
 
     name = "DCFR+"
     _param_names = ("alpha", "gamma", "count_pruned")
 
-    def __init__(self, game: Game, alpha: float = 1.5, gamma: float = 4.0, *, count_pruned: bool = False) -> None:
+    def __init__(self, game: Game, alpha: float = 1.5, gamma: float = 4.0, *,
+                 count_pruned: bool = False) -> None:
         super().__init__(game, alpha, -math.inf, gamma, count_pruned=count_pruned)
 
 
 # Shown in the book: chapter 12.
 @register("pdcfr+")
 class PDCFRPlus(FullWidthCFR):
-    """PDCFR+ (Xu et al., IJCAI 2024): DCFR+'s discounted RM+ regrets, next strategy by regret
-    matching on ``[R^t t^alpha / (t^alpha + 1) + r^t]^+`` (the discounted ``R^t`` plus the prediction
-    ``r^t``), average weighted by ``t^gamma``, alternating updates; defaults ``alpha = 2.3``,
-    ``gamma = 5``. Checked line by line against the authors' code (github.com/rpSebastian/PDCFRPlus
-    @ d810895, ``pdcfrplus/cfr/pdcfr_plus.py``, ``cfr.py``: the same discounts, prediction,
-    average ``S^t = S^{t-1} ((t-1)/t)^gamma + x^t`` and alternation):
+    """PDCFR+ (Xu et al., IJCAI 2024): DCFR+'s discounted RM+ regrets, next
+    strategy by regret matching on ``[R^t t^alpha / (t^alpha + 1) + r^t]^+`` (the
+    discounted ``R^t`` plus the prediction ``r^t``), average weighted by
+    ``t^gamma``, alternating updates; defaults ``alpha = 2.3``, ``gamma = 5``.
+    Checked line by line against the authors' code
+    (github.com/rpSebastian/PDCFRPlus @ d810895, ``pdcfrplus/cfr/pdcfr_plus.py``,
+    ``cfr.py``: the same discounts, prediction, average
+    ``S^t = S^{t-1} ((t-1)/t)^gamma + x^t`` and alternation):
     ``FullWidthCFR(alpha, -inf, gamma, predictive=True)``."""
 
     name = "PDCFR+"
     _param_names = ("alpha", "gamma", "count_pruned")
 
-    def __init__(self, game: Game, alpha: float = 2.3, gamma: float = 5.0, *, count_pruned: bool = False) -> None:
-        super().__init__(game, alpha, -math.inf, gamma, predictive=True, count_pruned=count_pruned)
+    def __init__(self, game: Game, alpha: float = 2.3, gamma: float = 5.0, *,
+                 count_pruned: bool = False) -> None:
+        super().__init__(game, alpha, -math.inf, gamma, predictive=True,
+                         count_pruned=count_pruned)
 
 
 @register("sapcfr+")
@@ -657,7 +666,8 @@ class _ScheduledAverage(FullWidthCFR):
 
     # Shown in the book: chapter 12.
     def _average_decay(self, t: int) -> float:
-        return ((t - 1) / t) ** (self.gamma_start - 5.0 * schedule_progress(t - 1, self.horizon))
+        return ((t - 1) / t) ** (self.gamma_start
+                                 - 5.0 * schedule_progress(t - 1, self.horizon))
 
 
 @register("hs-pcfr+")
@@ -739,8 +749,10 @@ class RTCFRPlus(FullWidthCFR):
         super()._iteration()
 
     # Shown in the book: chapter 12.
-    def _sequence_values(self, i: int, q: NDArray[np.float64]) -> NDArray[np.float64]:
-        q[:-1] -= self.mu * (self._realization_plan(i)[:-1] - self._reference[i][:-1])
+    def _sequence_values(self, i: int,
+                         q: NDArray[np.float64]) -> NDArray[np.float64]:
+        q[:-1] -= self.mu * (self._realization_plan(i)[:-1]
+                             - self._reference[i][:-1])
         return q
 
     def _values_strategy(self, i: int) -> NDArray[np.float64]:
@@ -748,14 +760,16 @@ class RTCFRPlus(FullWidthCFR):
 
     # Shown in the book: chapter 12.
     def _update(self, i: int, regret: NDArray[np.float64], t: int) -> None:
-        """RM+ on ``r^t``, then ``sigma-hat^{t+1} = (1 - eps |A(I)|) sigma^{t+1} + eps`` (normalised),
+        """RM+ on ``r^t``, then
+        ``sigma-hat^{t+1} = (1 - eps |A(I)|) sigma^{t+1} + eps`` (normalised),
         ``eps = perturbation / 2^floor(t / interval)``."""
         mask = self._form.players[i].mask
         self.regret_minimizer.update(self._regret[i], regret, t)
         sigma = self.regret_minimizer.strategy(self._regret[i], regret, t, mask)
         self._unperturbed[i] = sigma
         eps = self.perturbation / 2.0 ** (t // self.interval)
-        played = ((1.0 - eps * mask.sum(axis=1, keepdims=True)) * sigma + eps) * mask
+        played = ((1.0 - eps * mask.sum(axis=1, keepdims=True)) * sigma
+                  + eps) * mask
         self._sigma[i] = played / played.sum(axis=1, keepdims=True)
         self._reach_is_current[i] = False
 
@@ -797,22 +811,27 @@ class APCFRPlus(FullWidthCFR):
 
     # Shown in the book: chapter 12.
     def asymmetry(self, i: int) -> NDArray[np.float64]:
-        """``alpha_I`` of eq. (3) at each of player ``i``'s infosets, from the sums so far."""
+        """``alpha_I`` of eq. (3) at each of player ``i``'s infosets, from the sums
+        so far."""
         error, change = self._prediction_error[i], self._regret_change[i]
-        ratio = np.divide(error, change, out=np.full_like(error, np.inf), where=change > 0.0)
+        ratio = np.divide(error, change, out=np.full_like(error, np.inf),
+                          where=change > 0.0)
         return np.minimum(np.sqrt(ratio), self.alpha_max)
 
     # Shown in the book: chapter 12.
     def _update(self, i: int, regret: NDArray[np.float64], t: int) -> None:
-        """RM+ on ``r^t``, the two sums of eq. (3), then regret matching on ``R^t + r^t / (1 + alpha_I)``."""
+        """RM+ on ``r^t``, the two sums of eq. (3), then regret matching on
+        ``R^t + r^t / (1 + alpha_I)``."""
         R, rule = self._regret[i], self.regret_minimizer
         before = R.copy()
         rule.update(R, regret, t)
         self._regret_change[i] += np.square(R - before).sum(axis=1)
-        self._prediction_error[i] += np.square(regret - self._last_regret[i]).sum(axis=1)
+        self._prediction_error[i] += np.square(
+            regret - self._last_regret[i]).sum(axis=1)
         self._last_regret[i] = regret
         step = 1.0 / (1.0 + self.asymmetry(i))
-        self._sigma[i] = rule.strategy(R + step[:, None] * regret, regret, t, self._form.players[i].mask)
+        self._sigma[i] = rule.strategy(R + step[:, None] * regret, regret, t,
+                                       self._form.players[i].mask)
         self._reach_is_current[i] = False
 
     def _arrays(self) -> dict[str, NDArray[Any]]:

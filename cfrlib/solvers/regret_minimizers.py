@@ -40,7 +40,8 @@ FloatArray = NDArray[np.float64]
 
 # Shown in the book: chapter 8.
 def _discount(t, exponent):
-    """``t^e / (t^e + 1)``, with ``e = inf`` meaning 1 and ``e = -inf`` meaning 0 at every ``t``."""
+    """``t^e / (t^e + 1)``, with ``e = inf`` meaning 1 and ``e = -inf`` meaning 0
+    at every ``t``."""
     if math.isinf(exponent):
         return 1.0 if exponent > 0 else 0.0
     try:
@@ -112,9 +113,11 @@ class RegretMatching(RegretMinimizer):
             R *= np.where(R >= 0.0, positive, negative)
 
     # Shown in the book: chapter 12.
-    def strategy(self, R: FloatArray, r: FloatArray, t: int, mask: FloatArray) -> FloatArray:
+    def strategy(self, R: FloatArray, r: FloatArray, t: int,
+                 mask: FloatArray) -> FloatArray:
         if self.predictive:
-            R = R + r if self.prediction_weight == 1.0 else R + self.prediction_weight * r
+            R = (R + r if self.prediction_weight == 1.0
+                 else R + self.prediction_weight * r)
         return matched_strategy(R, mask)
 
     def params(self) -> dict[str, Any]:
@@ -193,7 +196,8 @@ class ScheduledRegretMatching(RegretMatching):
     # Shown in the book: chapter 12.
     def discounts(self, t: int) -> tuple[float, float]:
         progress = schedule_progress(t, self.horizon)
-        return _discount(t, 1.0 + 3.0 * progress), _discount(t, -1.0 - 2.0 * progress)
+        return (_discount(t, 1.0 + 3.0 * progress),
+                _discount(t, -1.0 - 2.0 * progress))
 
     def params(self) -> dict[str, Any]:
         return {"horizon": self.horizon}

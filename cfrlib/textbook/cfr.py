@@ -30,14 +30,17 @@ class InfoSet:
     """What CFR remembers about one information set ``I``."""
 
     def __init__(self, actions: list[str]) -> None:
-        self.actions = actions                                        # A(I)
-        self.regret = {a: 0.0 for a in actions}                       # R^t(I, a)
-        self.instant = {a: 0.0 for a in actions}                      # r^t(I, a), this iteration
-        self.strategy = {a: 1.0 / len(actions) for a in actions}      # sigma^t(I, a), uniform at t = 1
-        self.strategy_sum = {a: 0.0 for a in actions}                 # sum_t w_t pi_i(h) sigma^t(I, a)
+        self.actions = actions                    # A(I)
+        self.regret = {a: 0.0 for a in actions}   # R^t(I, a)
+        self.instant = {a: 0.0 for a in actions}  # r^t(I, a), this iteration
+        # sigma^t(I, a), uniform at t = 1
+        self.strategy = {a: 1.0 / len(actions) for a in actions}
+        # sum_t w_t pi_i(h) sigma^t(I, a)
+        self.strategy_sum = {a: 0.0 for a in actions}
 
     def average(self) -> dict[str, float]:
-        """``sigma-bar(I, a)``: the normalised strategy sum (uniform if ``I`` was never reached)."""
+        """``sigma-bar(I, a)``: the normalised strategy sum (uniform if ``I`` was
+        never reached)."""
         total = sum(self.strategy_sum.values())
         if total > 0.0:
             return {a: s / total for a, s in self.strategy_sum.items()}
@@ -61,7 +64,7 @@ class TextbookCFR:
     def iterate(self, iterations: int = 1) -> TextbookCFR:
         for _ in range(iterations):
             self.t += 1
-            self.weight = self.t ** self.gamma                        # w_t = t^gamma
+            self.weight = self.t ** self.gamma    # w_t = t^gamma
             root = self.game.initial_state()
             if self.alternating:
                 for i in (0, 1):
@@ -74,63 +77,71 @@ class TextbookCFR:
         return self
 
     # Shown in the book: chapters 4, 7.
-    def walk(self, h: State, reach: tuple[float, ...], updating: tuple[int, ...]) -> float:
+    def walk(self, h: State, reach: tuple[float, ...],
+             updating: tuple[int, ...]) -> float:
 
-        """Return ``u_0(h)``, player 0's expected utility below ``h`` under ``sigma^t``; on the way
-        add ``r^t(I, a)`` and the average-strategy terms of the ``updating`` players.
+        """Return ``u_0(h)``, player 0's expected utility below ``h`` under
+        ``sigma^t``; on the way add ``r^t(I, a)`` and the average-strategy terms of
+        the ``updating`` players.
 
         ``reach = (pi_0(h), pi_1(h), pi_c(h))``.
         """
         self.nodes_touched += 1
         if h.is_terminal():
-            return h.returns()[0]                                     # u_0(z)
+            return h.returns()[0]                 # u_0(z)
         if h.is_chance():
-            return sum(p * self.walk(h.child(o), (reach[0], reach[1], reach[2] * p), updating)
+            return sum(p * self.walk(h.child(o),
+                                     (reach[0], reach[1], reach[2] * p), updating)
                        for o, p in h.chance_outcomes())
         i = h.current_player()
         info = self.infosets.get((i, h.infoset_key()))
         if info is None:
             info = self.infosets[(i, h.infoset_key())] = InfoSet(h.legal_actions())
 
-        def others(p: int) -> float:                                  # pi_{-p}(h): chance and opponent
+        def others(p: int) -> float:              # pi_{-p}(h): chance and opponent
             return reach[1 - p] * reach[2]
 
-        # Pruning: below here every regret term has weight pi_{-p}(h) = 0 and every average
-        # term pi_p(h) = 0, for each updating player p, so the subtree changes nothing.
-        if self.pruning and i in updating and all(reach[p] == 0.0 and others(p) == 0.0 for p in updating):
+        # Pruning: below here every regret term has weight pi_{-p}(h) = 0 and every
+        # average term pi_p(h) = 0, for each updating player p, so the subtree
+        # changes nothing.
+        if (self.pruning and i in updating
+                and all(reach[p] == 0.0 and others(p) == 0.0 for p in updating)):
             return 0.0
 
-        value: dict[str, float] = {}                                  # u_0(ha)
+        value: dict[str, float] = {}              # u_0(ha)
         for a in info.actions:
             child = list(reach)
-            child[i] *= info.strategy[a]                              # pi_i(ha) = pi_i(h) sigma(I, a)
+            child[i] *= info.strategy[a]          # pi_i(ha) = pi_i(h) sigma(I, a)
             value[a] = self.walk(h.child(a), tuple(child), updating)
-        v = sum(info.strategy[a] * value[a] for a in info.actions)    # u_0(h)
+        # u_0(h)
+        v = sum(info.strategy[a] * value[a] for a in info.actions)
 
         if i in updating:
-            sign = 1.0 if i == 0 else -1.0                            # u_1 = -u_0 (plus a constant)
+            sign = 1.0 if i == 0 else -1.0        # u_1 = -u_0 (plus a constant)
             for a in info.actions:
-                info.instant[a] += others(i) * sign * (value[a] - v)  # r(I, a) += pi_{-i}(h) (u_i(ha) - u_i(h))
+                # r(I, a) += pi_{-i}(h) (u_i(ha) - u_i(h))
+                info.instant[a] += others(i) * sign * (value[a] - v)
                 info.strategy_sum[a] += self.weight * reach[i] * info.strategy[a]
         return v
 
     # Shown in the book: chapters 4, 7, 8.
     def update(self, player: int) -> None:
-        """Turn this iteration's ``r^t`` into ``R^t`` and the next strategy ``sigma^{t+1}``."""
+        """Turn this iteration's ``r^t`` into ``R^t`` and the next strategy
+        ``sigma^{t+1}``."""
         t = self.t
         for (p, _), info in self.infosets.items():
             if p != player:
                 continue
             for a in info.actions:
-                r = info.instant[a] * (t if self.linear else 1.0)     # Linear CFR: weight t
-                info.regret[a] += r                                   # R^t = R^{t-1} + r^t
-                if self.plus:
-                    info.regret[a] = max(info.regret[a], 0.0)         # CFR+: clip at 0
+                r = info.instant[a] * (t if self.linear else 1.0)  # Linear CFR
+                info.regret[a] += r               # R^t = R^{t-1} + r^t
+                if self.plus:                     # CFR+: clip at 0
+                    info.regret[a] = max(info.regret[a], 0.0)
                 if self.discount:
-                    alpha, beta = self.discount                       # DCFR: discount by sign
+                    alpha, beta = self.discount   # DCFR: discount by sign
                     e = alpha if info.regret[a] >= 0.0 else beta
                     info.regret[a] *= t ** e / (t ** e + 1.0)
-            if self.predictive:                                       # predict r^{t+1} by r^t
+            if self.predictive:                   # predict r^{t+1} by r^t
                 guess = {a: info.regret[a] + info.instant[a] for a in info.actions}
                 info.strategy = regret_matching(guess)
             else:

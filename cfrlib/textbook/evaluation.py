@@ -25,7 +25,8 @@ class StrategyTable(Protocol):
 
 # Shown in the book: chapter 3.
 def expected_value(game: Game, strategy: StrategyTable) -> float:
-    """``u_0(sigma) = sum_{z in Z} pi^sigma(z) u_0(z)``, computed as a recursive expectation."""
+    """``u_0(sigma) = sum_{z in Z} pi^sigma(z) u_0(z)``, computed as a recursive
+    expectation."""
 
     def value(h: State) -> float:
         if h.is_terminal():
@@ -40,15 +41,18 @@ def expected_value(game: Game, strategy: StrategyTable) -> float:
 
 # Shown in the book: chapter 3.
 def best_response_value(game: Game, strategy: StrategyTable, player: int) -> float:
-    """``max_{sigma'_i} u_i(sigma'_i, sigma_{-i})`` by backward induction over ``i``'s infosets.
+    """``max_{sigma'_i} u_i(sigma'_i, sigma_{-i})`` by backward induction over
+    ``i``'s infosets.
 
-    Step 1 lists, for each infoset ``I`` of player ``i``, its histories ``h`` with their
-    counterfactual reach ``pi_{-i}(h)`` (chance times the opponent). Step 2 evaluates the tree
-    with player ``i`` choosing, in every ``I``, the action that maximises the counterfactual value
-    ``sum_{h in I} pi_{-i}(h) u_i(ha)``. Perfect recall makes the recursion well founded: the
-    values below ``I`` only depend on choices at deeper infosets.
+    Step 1 lists, for each infoset ``I`` of player ``i``, its histories ``h`` with
+    their counterfactual reach ``pi_{-i}(h)`` (chance times the opponent). Step 2
+    evaluates the tree with player ``i`` choosing, in every ``I``, the action that
+    maximises the counterfactual value ``sum_{h in I} pi_{-i}(h) u_i(ha)``. Perfect
+    recall makes the recursion well founded: the values below ``I`` only depend on
+    choices at deeper infosets.
     """
-    members: defaultdict[tuple[int, str], list[tuple[State, float]]] = defaultdict(list)
+    members: defaultdict[tuple[int, str],
+                         list[tuple[State, float]]] = defaultdict(list)
     # I -> [(h, pi_{-i}(h))]
 
     def collect(h: State, reach_others: float) -> None:
@@ -56,28 +60,29 @@ def best_response_value(game: Game, strategy: StrategyTable, player: int) -> flo
             return
         if h.is_chance():
             for a, p in h.chance_outcomes():
-                collect(h.child(a), reach_others * p)               # chance is part of pi_{-i}
+                collect(h.child(a), reach_others * p)  # chance is part of pi_{-i}
             return
         key = (h.current_player(), h.infoset_key())
         if h.current_player() == player:
             members[key].append((h, reach_others))
             for a in h.legal_actions():
-                collect(h.child(a), reach_others)                   # i's own moves: not in pi_{-i}
+                collect(h.child(a), reach_others)   # i's own moves: not in pi_{-i}
         else:
             sigma = strategy[key]
             for a in h.legal_actions():
                 collect(h.child(a), reach_others * sigma[a])
 
-    best_action: dict[tuple[int, str], str] = {}                    # I -> argmax_a
+    best_action: dict[tuple[int, str], str] = {}    # I -> argmax_a
 
     def choose(key: tuple[int, str]) -> str:
         if key not in best_action:
             cf_value = {a: sum(r * value(h.child(a)) for h, r in members[key])
                         for a in members[key][0][0].legal_actions()}
-            best_action[key] = max(cf_value, key=cf_value.__getitem__)  # first maximiser wins ties
+            # first maximiser wins ties
+            best_action[key] = max(cf_value, key=cf_value.__getitem__)
         return best_action[key]
 
-    def value(h: State) -> float:                                   # u_i(h) with i best responding
+    def value(h: State) -> float:                   # u_i(h) with i best responding
         if h.is_terminal():
             u0 = h.returns()[0]
             return u0 if player == 0 else game.constant_sum - u0

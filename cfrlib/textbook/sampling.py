@@ -54,7 +54,8 @@ class InfosetTable(dict[tuple[int, str], InfosetNode]):
 
 # Shown in the book: chapter 5.
 def sample_chance(state: State, rng: np.random.Generator) -> tuple[State, float]:
-    """Draw ``a ~ sigma_c(h, .)`` at a chance node; returns ``(child, probability of a)``."""
+    """Draw ``a ~ sigma_c(h, .)`` at a chance node; returns
+    ``(child, probability of a)``."""
     outcomes = state.chance_outcomes()
     a = sample([p for _, p in outcomes], rng.random())
     name, p = outcomes[a]
@@ -62,117 +63,135 @@ def sample_chance(state: State, rng: np.random.Generator) -> tuple[State, float]
 
 
 # Shown in the book: chapter 5.
-def chance_sampling_cfr(state: State, players: tuple[int, ...], reach: tuple[float, float],
-                        table: InfosetTable, rng: np.random.Generator) -> float:
+def chance_sampling_cfr(state: State, players: tuple[int, ...],
+                        reach: tuple[float, float], table: InfosetTable,
+                        rng: np.random.Generator) -> float:
     """One traversal of chance-sampled CFR; returns player 0's value of ``state``.
 
-    Chance is sampled (one outcome per chance node), both players' actions are explored in
-    full. At the infosets of each player ``i`` in ``players`` (one player with alternating
-    updates, both with simultaneous ones) it adds the regrets
-    ``R(I, a) += pi_{-i}(h) (u_i(ha) - u_i(h))`` with ``pi_{-i}`` the opponent's reach only:
-    the chance probability is left out because chance was sampled with exactly that probability
-    (as in the usual chance-sampled CFR), and the average-strategy sums ``S(I, a) += pi_i(h) sigma(I, a)``.
+    Chance is sampled (one outcome per chance node), both players' actions are
+    explored in full. At the infosets of each player ``i`` in ``players`` (one
+    player with alternating updates, both with simultaneous ones) it adds the
+    regrets ``R(I, a) += pi_{-i}(h) (u_i(ha) - u_i(h))`` with ``pi_{-i}`` the
+    opponent's reach only: the chance probability is left out because chance was
+    sampled with exactly that probability (as in the usual chance-sampled CFR), and
+    the average-strategy sums ``S(I, a) += pi_i(h) sigma(I, a)``.
     ``reach = (pi_0(h), pi_1(h))``. In a constant-sum game
-    ``v_1(ha) - v_1(h) = v_0(h) - v_0(ha)``, so player 0's values serve both players.
+    ``v_1(ha) - v_1(h) = v_0(h) - v_0(ha)``, so player 0's values serve both
+    players.
     """
     table.nodes_touched += 1
     if state.is_terminal():
-        return state.returns()[0]                                   # u_0(z)
+        return state.returns()[0]                   # u_0(z)
     if state.is_chance():
-        child, _ = sample_chance(state, rng)                        # one outcome, no chance weight
+        child, _ = sample_chance(state, rng)        # one outcome, no chance weight
         return chance_sampling_cfr(child, players, reach, table, rng)
     if reach[0] == 0.0 and reach[1] == 0.0:
-        return 0.0                                                  # nothing below can change
+        return 0.0                                  # nothing below can change
     p = state.current_player()
     node = table.node(state)
-    sigma = regret_matching(node.regret)                            # sigma^t(I)
-    q = {}                                                          # v_0(ha) for each a
+    sigma = regret_matching(node.regret)            # sigma^t(I)
+    q = {}                                          # v_0(ha) for each a
     for a in node.actions:
-        child_reach = (reach[0] * sigma[a], reach[1]) if p == 0 else (reach[0], reach[1] * sigma[a])
-        q[a] = chance_sampling_cfr(state.child(a), players, child_reach, table, rng)
-    v = sum(sigma[a] * q[a] for a in node.actions)                  # v_0(h) = sum_a sigma(a) v_0(ha)
+        child_reach = ((reach[0] * sigma[a], reach[1]) if p == 0
+                       else (reach[0], reach[1] * sigma[a]))
+        q[a] = chance_sampling_cfr(state.child(a), players, child_reach,
+                                   table, rng)
+    # v_0(h) = sum_a sigma(a) v_0(ha)
+    v = sum(sigma[a] * q[a] for a in node.actions)
     if p in players:
         for a in node.actions:
-            gain = q[a] - v if p == 0 else v - q[a]                 # v_p(ha) - v_p(h)
-            node.regret[a] += reach[1 - p] * gain                   # pi_{-p}(h) (v_p(ha) - v_p(h))
-            node.strategy_sum[a] += reach[p] * sigma[a]             # pi_p(h) sigma(I, a)
+            gain = q[a] - v if p == 0 else v - q[a]      # v_p(ha) - v_p(h)
+            # pi_{-p}(h) (v_p(ha) - v_p(h))
+            node.regret[a] += reach[1 - p] * gain
+            node.strategy_sum[a] += reach[p] * sigma[a]  # pi_p(h) sigma(I, a)
     return v
 
 
 # Shown in the book: chapter 6.
 def external_sampling(state: State, i: int, table: InfosetTable,
                       rng: np.random.Generator) -> float:
-    """One traversal of external-sampling MCCFR for player ``i``; returns ``i``'s sampled value.
+    """One traversal of external-sampling MCCFR for player ``i``; returns ``i``'s
+    sampled value.
 
-    Chance and the opponent are sampled (one action each time they act), player ``i``'s actions
-    are explored in full. At ``i``'s infosets ``R(I, a) += u_i(ha) - u_i(h)``: the sampled
-    values need no weight, since the probability of sampling ``h`` is ``pi_{-i}(h)`` (chance and
-    opponent), exactly the weight of counterfactual regret. At the opponent's infosets the
-    average strategy gets ``S(I, a) += sigma(I, a)`` ("simple" or stochastically-weighted
-    averaging: ``h`` is met with probability ``pi_c(h)`` times the opponent's own reach, and
-    summed over ``h`` in ``I`` chance's part is a constant of ``I``, so the normalised average
-    is right in expectation).
+    Chance and the opponent are sampled (one action each time they act), player
+    ``i``'s actions are explored in full. At ``i``'s infosets
+    ``R(I, a) += u_i(ha) - u_i(h)``: the sampled values need no weight, since the
+    probability of sampling ``h`` is ``pi_{-i}(h)`` (chance and opponent), exactly
+    the weight of counterfactual regret. At the opponent's infosets the average
+    strategy gets ``S(I, a) += sigma(I, a)`` ("simple" or stochastically-weighted
+    averaging: ``h`` is met with probability ``pi_c(h)`` times the opponent's own
+    reach, and summed over ``h`` in ``I`` chance's part is a constant of ``I``, so
+    the normalised average is right in expectation).
     """
     table.nodes_touched += 1
     if state.is_terminal():
-        return state.returns()[i]                                   # u_i(z)
+        return state.returns()[i]                   # u_i(z)
     if state.is_chance():
         child, _ = sample_chance(state, rng)
         return external_sampling(child, i, table, rng)
     node = table.node(state)
-    sigma = regret_matching(node.regret)                            # sigma^t(I)
+    sigma = regret_matching(node.regret)            # sigma^t(I)
     if state.current_player() == i:
-        q = {a: external_sampling(state.child(a), i, table, rng) for a in node.actions}
-        v = sum(sigma[a] * q[a] for a in node.actions)              # u_i(h) = sum_a sigma(a) u_i(ha)
+        q = {a: external_sampling(state.child(a), i, table, rng)
+             for a in node.actions}
+        # u_i(h) = sum_a sigma(a) u_i(ha)
+        v = sum(sigma[a] * q[a] for a in node.actions)
         for a in node.actions:
-            node.regret[a] += q[a] - v                              # sampled r(I, a)
+            node.regret[a] += q[a] - v              # sampled r(I, a)
         return v
     for a in node.actions:
-        node.strategy_sum[a] += sigma[a]                            # simple average update
-    a = node.actions[sample(list(sigma.values()), rng.random())]    # opponent plays a ~ sigma(I)
+        node.strategy_sum[a] += sigma[a]            # simple average update
+    # opponent plays a ~ sigma(I)
+    a = node.actions[sample(list(sigma.values()), rng.random())]
     return external_sampling(state.child(a), i, table, rng)
 
 
 # Shown in the book: chapter 6.
-def outcome_sampling(state: State, i: int, pi_o: float, q: float, table: InfosetTable,
-                     rng: np.random.Generator, epsilon: float) -> float:
+def outcome_sampling(state: State, i: int, pi_o: float, q: float,
+                     table: InfosetTable, rng: np.random.Generator,
+                     epsilon: float) -> float:
 
     """One sampled trajectory of outcome-sampling MCCFR for player ``i``.
 
-    ``pi_o`` is ``pi_{-i}(h)`` (chance times the opponent) and ``q`` the probability that the
-    sampling reached ``h``. Chance and the opponent are sampled on policy; player ``i`` samples
-    from ``xi(I) = epsilon * uniform + (1 - epsilon) * sigma(I)``. Returns the importance-weighted
-    value ``u_i(z) pi_i(h -> z) / xi(h -> z)`` of the sampled terminal ``z`` (``i``'s part of the
-    path below ``h``), an unbiased estimate of ``u_i(h)``.
+    ``pi_o`` is ``pi_{-i}(h)`` (chance times the opponent) and ``q`` the
+    probability that the sampling reached ``h``. Chance and the opponent are
+    sampled on policy; player ``i`` samples from
+    ``xi(I) = epsilon * uniform + (1 - epsilon) * sigma(I)``. Returns the
+    importance-weighted value ``u_i(z) pi_i(h -> z) / xi(h -> z)`` of the sampled
+    terminal ``z`` (``i``'s part of the path below ``h``), an unbiased estimate of
+    ``u_i(h)``.
 
     At ``i``'s infosets, with sampled action ``a*`` and ``w = pi_{-i}(h) / q(h)``:
-    ``c(a*) = v(ha*) / xi(a*)``, ``c(a) = 0`` otherwise, ``v = sigma(a*) c(a*)`` and
-    ``R(I, a) += w (c(a) - v)``. At the opponent's infosets the average strategy gets the
-    stochastically weighted update ``S(I, a) += w sigma(I, a)``: ``h`` is sampled with
-    probability ``q(h)``, so its expectation is ``pi_{-i}(h)`` (the opponent's reach times chance)
-    times ``sigma``, right up to a constant of ``I``.
+    ``c(a*) = v(ha*) / xi(a*)``, ``c(a) = 0`` otherwise, ``v = sigma(a*) c(a*)``
+    and ``R(I, a) += w (c(a) - v)``. At the opponent's infosets the average
+    strategy gets the stochastically weighted update ``S(I, a) += w sigma(I, a)``:
+    ``h`` is sampled with probability ``q(h)``, so its expectation is
+    ``pi_{-i}(h)`` (the opponent's reach times chance) times ``sigma``, right up to
+    a constant of ``I``.
     """
     table.nodes_touched += 1
     if state.is_terminal():
-        return state.returns()[i]                                   # u_i(z)
+        return state.returns()[i]                   # u_i(z)
     if state.is_chance():
         child, p = sample_chance(state, rng)
         return outcome_sampling(child, i, pi_o * p, q * p, table, rng, epsilon)
     node = table.node(state)
-    sigma = regret_matching(node.regret)                            # sigma^t(I)
-    w = pi_o / q                                                    # pi_{-i}(h) / q(h)
+    sigma = regret_matching(node.regret)            # sigma^t(I)
+    w = pi_o / q                                    # pi_{-i}(h) / q(h)
     if state.current_player() == i:
         n = len(sigma)
-        xi = {a: epsilon / n + (1.0 - epsilon) * s for a, s in sigma.items()}  # exploration policy
+        # exploration policy
+        xi = {a: epsilon / n + (1.0 - epsilon) * s for a, s in sigma.items()}
         a = node.actions[sample(list(xi.values()), rng.random())]
-        c = outcome_sampling(state.child(a), i, pi_o, q * xi[a],
-                             table, rng, epsilon) / xi[a]           # c(a*) = v(ha*) / xi(a*)
-        v = sigma[a] * c                                            # v(h) = sum_a sigma(a) c(a)
+        c = outcome_sampling(state.child(a), i, pi_o, q * xi[a], table, rng,
+                             epsilon) / xi[a]       # c(a*) = v(ha*) / xi(a*)
+        v = sigma[a] * c                            # v(h) = sum_a sigma(a) c(a)
         for b in node.actions:
             node.regret[b] += w * ((c if b == a else 0.0) - v)      # w (c(b) - v)
         return v
     for b in node.actions:
-        node.strategy_sum[b] += w * sigma[b]                        # stochastically weighted
-    a = node.actions[sample(list(sigma.values()), rng.random())]    # opponent plays a ~ sigma(I)
+        node.strategy_sum[b] += w * sigma[b]        # stochastically weighted
+    # opponent plays a ~ sigma(I)
+    a = node.actions[sample(list(sigma.values()), rng.random())]
     return outcome_sampling(state.child(a), i, pi_o * sigma[a], q * sigma[a],
                             table, rng, epsilon)

@@ -450,6 +450,27 @@ def test_the_book_listings_hang_on_a_phone_and_are_cfrlib_source(browser):
         page.close()
 
 
+def test_no_line_of_a_source_listing_wraps_at_1280_px(browser):
+    """tests/test_contracts.py keeps every printed line of cfrlib within PRINTED_LINE_LIMIT (83)
+    characters, what the code column holds at a 1280 px window: on every chapter, no line of a
+    listing (a highlighted HTML output: cfrlib's source, chapter 7's diffs of it; printed text
+    may wrap) takes two rows."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    wrapped, listings = {}, 0
+    try:
+        for page_path in PAGES:
+            if page_path.startswith("chapters/") and "/api/" not in page_path:
+                page.goto((SITE / page_path).as_uri(), wait_until="load")
+                for pre in page.locator("div.cell_output div.text_html div.highlight pre").all():
+                    listings += 1
+                    wrapped.update({f"{page_path}: {line['text'].strip()[:50]}": len(line["lefts"])
+                                    for line in pre.evaluate(LINE_ROWS) if len(line["lefts"]) > 1})
+    finally:
+        page.close()
+    assert listings > 20
+    assert wrapped == {}
+
+
 # Markdown tables left as text, the second as the book showed them before myst-nb read Markdown
 # outputs as MyST (issue 22); then pipes in prose and a rendered table, which are no defect.
 RAW_TABLES = ["| game | infosets |\n|---|---:|\n| Kuhn | 12 |",
