@@ -47,6 +47,7 @@ from cfrlib import games
 from cfrlib.distributed import (DEFAULT_ITERATIONS_PER_ROUND, DistributedExternalSampling, _peak_rss_mb,
                                 local_cluster)
 from cfrlib.solvers import ConvergenceLog, ExternalSamplingMCCFR
+import provenance
 
 DATA = source_path("distributed")
 WORKERS = 2
@@ -184,6 +185,7 @@ def main():
             "games": results,
         }
         DATA.write_text(json.dumps(payload, indent=1) + "\n")
+        provenance.stamp("distributed")
         print(f"data written to {DATA}", file=sys.stderr)
 
 

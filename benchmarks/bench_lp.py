@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 from cfrbook.datasets import source_path
+import provenance
 
 HERE = Path(__file__).resolve().parent
 DATA = source_path("lp_vs_cfr")
@@ -192,6 +193,7 @@ def main():
             "results": results,
         }
         DATA.write_text(json.dumps(payload, indent=1) + "\n")
+        provenance.stamp("lp_vs_cfr")
         print(f"data written to {DATA.relative_to(HERE.parent)}", file=sys.stderr)
 
 

@@ -21,6 +21,7 @@ from common import print_table
 from cfrbook import datasets
 from cfrlib import games
 from cfrlib.solvers.fullwidth import CFR, CFRPlus
+import provenance
 
 GAMES = {"Leduc": games.leduc, "Bluff 1x1": games.bluff}
 ALGORITHMS = {"CFR": CFR, "CFR+": CFRPlus}
@@ -80,6 +81,7 @@ def main():
                  "unpruned / RBP", "two-phase / RBP"], budget_rows, args.markdown)
     if not args.quick:
         datasets.source_path("regret_pruning").write_text(json.dumps(recorded, indent=1) + "\n")
+        provenance.stamp("regret_pruning")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ import numpy as np
 
 from cfrbook import comparison
 from cfrbook.datasets import source_path
+import provenance
 
 ITERATIONS = 1000
 SEED = 0
@@ -114,6 +115,8 @@ def main():
     data["machine"]["load_average_after"] = os.getloadavg()
     data["machine"]["total_seconds"] = round(time.perf_counter() - started, 1)
     write(data, args.out)
+    if args.out == OUT:
+        provenance.stamp("comparison")
     print(f"\nwrote {args.out} in {data['machine']['total_seconds']} s")
 
 

@@ -30,6 +30,7 @@ import cfrlib
 from cfrbook.datasets import source_path
 from cfrlib import games
 from cfrlib.deep_cfr import DeepCFR
+import provenance
 
 CONFIG: dict[str, Any] = {"traversals": 250, "hidden": [64, 64, 64], "advantage_steps": 600,
                           "policy_steps": 3000, "batch_size": 1024, "learning_rate": 3e-3,
@@ -79,6 +80,7 @@ def main() -> None:
         payload = json.loads(OUT.read_text())
         payload["games"]["kuhn"] = kuhn()
         OUT.write_text(json.dumps(payload, indent=1) + "\n")
+        provenance.stamp("deep_cfr")
         print(f"wrote the Kuhn part of {OUT}")
         return
     start = time.perf_counter()
@@ -105,6 +107,7 @@ def main() -> None:
                     "seconds": round(time.perf_counter() - start, 1)},
     }
     OUT.write_text(json.dumps(payload, indent=1) + "\n")
+    provenance.stamp("deep_cfr")
     print(f"wrote {OUT} ({payload['machine']['seconds']:.0f} s)")
 
 

@@ -25,6 +25,7 @@ import cfrlib
 from cfrbook import comparison
 from cfrbook.datasets import source_path
 from cfrlib import games
+import provenance
 
 ITERATIONS = 1000
 GAMES = {"kuhn": games.kuhn, "leduc": games.leduc, "bluff11_3": lambda: games.bluff(sides=3),
@@ -76,6 +77,7 @@ def main() -> None:
             print(f"{key:10} {name:10} {run['seconds'][-1]:7.2f} s  average {run['average'][-1]:.3g}  "
                   f"current {run['current'][-1]:.3g}", flush=True)
     OUT.write_text(json.dumps(data, indent=1))
+    provenance.stamp("frontier_curves")
     print(f"wrote {OUT}")
 
 

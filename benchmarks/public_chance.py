@@ -23,6 +23,7 @@ import numpy as np
 from cfrbook.datasets import source_path
 from cfrlib import games
 from cfrlib.solvers import ChanceSamplingCFR, PublicChanceSamplingCFR
+import provenance
 
 METHODS = {"public chance sampling": PublicChanceSamplingCFR, "chance sampling": ChanceSamplingCFR}
 SEEDS = (0, 1, 2, 3, 4)
@@ -61,6 +62,7 @@ def main():
                         "machine": platform.machine()},
             "games": {"leduc": {"seeds": list(seeds), "budgets": list(budgets), "runs": runs}}}
     source_path("public_chance").write_text(json.dumps(data, indent=1))
+    provenance.stamp("public_chance")
 
 
 if __name__ == "__main__":

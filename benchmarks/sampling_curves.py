@@ -30,6 +30,7 @@ from cfrbook.datasets import source_path
 from cfrlib import games
 from cfrlib.solvers import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
 from cfrlib.solvers.fullwidth import CFR
+import provenance
 
 SOLVERS = {
     "CFR": lambda g: CFR(g, count_pruned=True),
@@ -79,6 +80,7 @@ def main():
         data["comparison"][name] = compare(logs)
     OUT.parent.mkdir(exist_ok=True)
     OUT.write_text(json.dumps(data, indent=1))
+    provenance.stamp("sampling_curves")
     print(f"\nwrote {OUT}\n\nchance sampling against vanilla CFR at 1%, 10% and 100% of the "
           "largest budget both reached (exploitability; the lower wins):")
     for name, axes in data["comparison"].items():

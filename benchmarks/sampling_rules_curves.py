@@ -23,6 +23,7 @@ from cfrbook.datasets import source_path
 from cfrlib import games
 from cfrlib.solvers import ExternalSamplingMCCFR
 from cfrlib.solvers.regret_minimizers import RegretMatching
+import provenance
 
 RULES = {"RM": "rm", "RM+": "rm+", "DCFR (1.5, 0)": RegretMatching(1.5, 0.0),
          "LCFR (1, 1)": RegretMatching(1.0, 1.0)}
@@ -61,6 +62,7 @@ def main():
                                                           for k in range(len(checkpoints))]}
                                 for name in RULES}}}
     source_path("sampling_rules").write_text(json.dumps(data, indent=1))
+    provenance.stamp("sampling_rules")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import time
 from cfrbook.datasets import source_path
 from cfrlib import games
 from cfrlib.subgame import blueprint_study
+import provenance
 
 CHECKPOINTS = (1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500, 1000)
 OUT = source_path("subgame_study")
@@ -34,6 +35,7 @@ def main() -> None:
                                    "gadget solver": "sequence-form LP", "rows": rows}},
                "machine": {"python": platform.python_version(), "seconds": round(seconds, 1)}}
     OUT.write_text(json.dumps(payload, indent=1) + "\n")
+    provenance.stamp("subgame_study")
     print(f"wrote {OUT} ({seconds:.0f} s)")
 
 

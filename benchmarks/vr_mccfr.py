@@ -29,6 +29,7 @@ import numpy as np
 from cfrbook.datasets import source_path
 from cfrlib import games
 from cfrlib.solvers import OutcomeSamplingMCCFR
+import provenance
 
 METHODS = {"OS": "none", "VR-MCCFR": "learned"}
 SEEDS = (0, 1, 2, 3, 4)
@@ -90,6 +91,7 @@ def main():
                                 "iterations": list(checkpoints), "exploitability": exploitability,
                                 "variance": {"iterations": variance_at, "samples": SAMPLES, **variance}}}}
     source_path("vr_mccfr").write_text(json.dumps(data, indent=1))
+    provenance.stamp("vr_mccfr")
 
 
 if __name__ == "__main__":

@@ -169,7 +169,8 @@ def test_every_bit_for_bit_pair_names_a_test_that_exists():
 def test_every_recorded_data_set_has_its_script_and_its_test():
     rows = table("Recorded data")
     assert [row[0] for row in rows] == list(datasets.NAMES)
-    assert {p.stem for p in (ROOT / "cfrbook" / "data").glob("*.json")} == set(datasets.NAMES)
+    data = (ROOT / "cfrbook" / "data").glob("*.json")
+    assert {p.stem for p in data if not p.name.endswith(".stamp.json")} == set(datasets.NAMES)
     for name, script, test in rows:
         assert f'source_path("{name}")' in (ROOT / script).read_text(), f"{script} does not write {name}"
         if test.startswith("none"):
