@@ -15,6 +15,10 @@
   wrapped to fit the column (code never scrolls sideways) continues right of where it starts.
 - tools/static/explorer_zoom.js lets a reader click (or press Enter on) an explorer's frame to
   see it at its natural size, in a box that scrolls sideways.
+- A chapter's optional parts, its level-2 sections titled "Going further: ...", get the class
+  ``going-further`` (book.css sets them apart) and open with a line saying they are optional,
+  with a link past them to the chapter's exercises (or its summary): the reader sees what may be
+  skipped before reading it (issue 34).
 - On the search page read from a file, tools/static/offline_search.js says why results come
   without extracts and how to get them (serve the folder).
 """
@@ -68,6 +72,32 @@ def link_images_to_full_size(app, doctree, docname) -> None:
         link.append(image)
 
 
+GOING_FURTHER = "Going further"
+
+
+def _title(section: nodes.section) -> str:
+    return section[0].astext() if section.children and isinstance(section[0], nodes.title) else ""
+
+
+def mark_going_further(app, doctree, docname) -> None:
+    """Class and skip line for every section titled "Going further: ..." (see the docstring)."""
+    for section in list(doctree.findall(nodes.section)):
+        if not _title(section).startswith(GOING_FURTHER):
+            continue
+        section["classes"].append("going-further")
+        siblings = [node for node in section.parent.children if isinstance(node, nodes.section)]
+        after = siblings[siblings.index(section) + 1:]
+        target = next((s for s in after if not _title(s).startswith(GOING_FURTHER)), None)
+        note = nodes.paragraph(classes=["going-further-note"])
+        note += nodes.strong(text="Optional. ")
+        note += nodes.Text("The main path does not depend on this section")
+        if target is not None and target["ids"]:
+            note += nodes.Text(": skip to ")
+            note += nodes.reference("", _title(target).lower(), refid=target["ids"][0], internal=True)
+        note += nodes.Text(".")
+        section.insert(1, note)
+
+
 def add_offline_search_note(app, pagename, templatename, context, doctree) -> None:
     if pagename == "search":
         app.add_js_file("offline_search.js")
@@ -81,5 +111,6 @@ def setup(app):
     app.connect("html-page-context", add_offline_search_note)
     app.connect("doctree-resolved", drop_thebe_nodes, priority=900)   # after sphinx-thebe's
     app.connect("doctree-resolved", link_images_to_full_size)
+    app.connect("doctree-resolved", mark_going_further)
     app.connect("html-page-context", drop_thebe, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,106 @@
+"""The path a newcomer walks (issue 34): every chapter opens with a card saying what it teaches and
+what it needs, keeps a main path of at most 3,000 words with its optional depth in "Going further"
+parts after it, and the first runnable CFR comes early. Words are counted by tools/book_words.py."""
+
+from __future__ import annotations
+
+import re
+
+import book_words
+import nbformat
+import pytest
+
+CHAPTERS = [path for path in book_words.book_order() if path.suffix == ".ipynb"]
+NEWCOMER_PATH_LIMIT = 24_000
+"""Words of the introduction and of every main path up to and including DCFR's chapter."""
+FIRST_CFR_LIMIT = 9_000
+"""Words of prose a reader reads, from the introduction on, before the first runnable CFR."""
+
+_CARD = re.compile(r"```\{admonition\}[^\n]*\n:class: chapter-card\n(.*?)\n```", re.S)
+_LABEL_BEFORE_GF = re.compile(r"\(([\w-]+)\)=\s*\n## +Going further")
+_QUOTED_USE = re.compile(r"quoted\[\\?['\"]([\w-]+)\\?['\"]\]")
+
+
+def _cells(path):
+    return nbformat.read(path, as_version=4).cells
+
+
+@pytest.fixture(scope="module")
+def words():
+    return {c["file"]: c for c in book_words.report()["chapters"]}
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_the_chapter_opens_with_what_it_teaches_and_needs(path):
+    opening = "\n".join(c.source for c in _cells(path)[:3] if c.cell_type == "markdown")
+    card = _CARD.search(opening)
+    assert card, f"{path.name}: no chapter card (an admonition of class chapter-card) at the top"
+    body = card.group(1)
+    learn_need = "\n".join(p for p in body.split("\n\n") if not p.strip().startswith("**Going further**"))
+    assert "**You learn**" in learn_need and "**You need**" in learn_need
+    assert book_words.prose_words(learn_need) <= book_words.CARD_LIMIT, (
+        f"{path.name}: the card takes {book_words.prose_words(learn_need)} words to say what the "
+        f"chapter teaches and needs (at most {book_words.CARD_LIMIT})")
+    source = "\n".join(c.source for c in _cells(path) if c.cell_type == "markdown")
+    optional = _LABEL_BEFORE_GF.findall(source)
+    assert len(optional) == source.count("\n## Going further") + source.startswith("## Going further"), (
+        f"{path.name}: every 'Going further' section needs a label before it")
+    for label in optional:
+        assert f"<{label}>" in body, f"{path.name}: the card does not link the optional part {label}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_the_main_path_is_short_and_the_optional_parts_come_after_it(path, words):
+    chapter = words[path.name]
+    assert chapter["main"] <= book_words.MAIN_PATH_LIMIT, (
+        f"{path.name}: main path of {chapter['main']} words (at most {book_words.MAIN_PATH_LIMIT}); "
+        "move optional depth into a 'Going further' part")
+    kinds = [(name, kind) for name, kind, _ in chapter["sections"]]
+    first = next((k for k, (_, kind) in enumerate(kinds) if kind != "main"), len(kinds))
+    late_main = [name for name, kind in kinds[first:] if kind == "main" and name != "Summary"]
+    assert not late_main, f"{path.name}: main-path sections after the optional parts: {late_main}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_no_main_path_number_comes_from_an_optional_part(path):
+    """A quoted number in main-path prose is computed by a main-path code cell."""
+    kind = "main"
+    set_by: dict[str, set[str]] = {"main": set(), "further": set()}
+    used_in_main: set[str] = set()
+    for cell in _cells(path):
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                heading = book_words._H2.match(line)
+                if heading:
+                    kind = book_words.kind_of(heading.group(1))
+            if kind == "main":
+                used_in_main |= set(_QUOTED_USE.findall(cell.source))
+        elif cell.cell_type == "code" and kind in set_by:
+            set_by[kind] |= set(re.findall(r"quoted\[['\"]([\w-]+)['\"]\]\s*=", cell.source))
+    only_optional = (used_in_main & set_by["further"]) - set_by["main"]
+    assert not only_optional, f"{path.name}: main-path prose quotes numbers computed in an optional part: {only_optional}"
+
+
+def test_the_first_runnable_cfr_comes_early():
+    first = book_words.report()["first_cfr"]
+    assert first["chapter"], f"no code cell is marked {book_words.FIRST_CFR_MARKER!r}"
+    assert first["words_before"] <= FIRST_CFR_LIMIT, (
+        f"{first['words_before']} words before the first runnable CFR (in {first['chapter']}); "
+        f"at most {FIRST_CFR_LIMIT}")
+
+
+def test_the_newcomers_path_through_dcfr_is_at_most_24000_words():
+    chapters = book_words.report()["chapters"]
+    last = next(k for k, c in enumerate(chapters) if "discounted" in c["file"])
+    total = sum(c["main"] for c in chapters[:last + 1])
+    assert total <= NEWCOMER_PATH_LIMIT, f"{total} words of main path through DCFR"
+
+
+_EXERCISE_BEFORE_REF = re.compile(r"[Ee]xercises?\s+\{(?:ref|numref)\}`[\w-]+`")
+
+
+@pytest.mark.parametrize("path", book_words.book_order(), ids=lambda p: p.stem)
+def test_no_reference_renders_its_kind_twice(path):
+    """A bare ``{ref}`` to an exercise renders "Exercise 4.4": "Exercise {ref}`x`" doubles it."""
+    text = "\n".join(source for kind, source in book_words._cells(path) if kind == "markdown")
+    assert not _EXERCISE_BEFORE_REF.findall(text), _EXERCISE_BEFORE_REF.findall(text)
