@@ -15,6 +15,8 @@
   wrapped to fit the column (code never scrolls sideways) continues right of where it starts.
 - tools/static/sidebar_toggles.js makes the article header's sidebar buttons work: the theme
   wires only the first button of each side, which the page never shows (issue 39).
+- tools/static/wide_math.js gives an inline formula wider than its line a box that scrolls
+  sideways, instead of being cut off on a phone (issue 39).
 - tools/static/explorer_zoom.js lets a reader click (or press Enter on) an explorer's frame to
   see it at its natural size, in a box that scrolls sideways.
 - A chapter's optional parts, its level-2 sections titled "Going further: ...", get the class
@@ -111,6 +113,7 @@ def setup(app):
     app.add_js_file("explorer_zoom.js")
     app.add_js_file("code_lines.js")
     app.add_js_file("sidebar_toggles.js")
+    app.add_js_file("wide_math.js")
     app.connect("html-page-context", add_offline_search_note)
     app.connect("doctree-resolved", drop_thebe_nodes, priority=900)   # after sphinx-thebe's
     app.connect("doctree-resolved", link_images_to_full_size)

@@ -3,6 +3,9 @@
 // rows start four columns right of the line's own indentation (at most 40% of the column in, for
 // deep lines on a phone): a hanging indent. The text is untouched, newlines included, so what a
 // reader copies is the code as written.
+// A row breaks between two tokens, never inside one (issue 39: `games.leduc(...)` has no space,
+// and broke as `ledu`/`c`): a <wbr> between adjacent token spans is a break opportunity that adds
+// no character; book.css lets a token break inside only when it alone is wider than the column.
 (() => {
   const TAG = /<(\/?)span\b[^>]*>/g;
 
@@ -42,7 +45,8 @@
     }
     pre.innerHTML = splitLines(html).map(({ markup, text }) => {
       const hang = text.length - text.trimStart().length + 4;   // columns: own indent + 4
-      return `<span class="code-line" style="--hang: ${hang}ch">${markup}</span>`;
+      const breakable = markup.replace(/<\/span>(?=<span)/g, "</span><wbr>");
+      return `<span class="code-line" style="--hang: ${hang}ch">${breakable}</span>`;
     }).join("");
     pre.classList.add("code-lines");
   }

@@ -1,0 +1,76 @@
+"""Every chapter read on a phone, 390 px wide (issue 39): the page never scrolls sideways, no
+inline formula is cut off (a wide one scrolls in its own box: tools/static/wide_math.js), display
+equations and wide tables scroll inside their own boxes, and code breaks between tokens, never
+inside one that would fit on a row (tools/static/code_lines.js)."""
+
+from __future__ import annotations
+
+import pytest
+from test_rendered_book import PAGES, SITE, browser  # noqa: F401
+
+CHAPTER_PAGES = [p for p in PAGES if p.startswith("chapters/") and p.split("/")[-1][:2].isdigit()]
+
+CHECK_PHONE = """
+async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) { await MathJax.startup.promise; }
+  await new Promise((done) => setTimeout(done, 300));   // wide_math.js measures after MathJax
+  const problems = [];
+  const width = document.documentElement.clientWidth;
+  const page = document.scrollingElement.scrollWidth;
+  if (page > width + 1) { problems.push(`the page scrolls sideways: ${page} px wide in ${width} px`); }
+  const scrolls = (el) => ["auto", "scroll"].includes(getComputedStyle(el).overflowX);
+  const box = (el) => {   // the nearest box that scrolls sideways, or the article
+    for (let e = el; e; e = e.parentElement) {
+      if (scrolls(e) || e.matches("article")) { return e; }
+    }
+    return document.body;
+  };
+  for (const math of document.querySelectorAll('mjx-container:not([display="true"])')) {
+    const outer = scrolls(math) ? math : box(math);
+    if (outer === math) { continue; }
+    const right = math.getBoundingClientRect().right, limit = outer.getBoundingClientRect().right;
+    if (!scrolls(outer) && right > limit + 1) {
+      problems.push(`inline formula cut off (${Math.round(right - limit)} px): ` +
+                    JSON.stringify(math.textContent.slice(0, 40)));
+    }
+  }
+  for (const math of document.querySelectorAll('mjx-container[display="true"]')) {
+    const inner = math.querySelector("mjx-math");
+    if (inner && inner.getBoundingClientRect().width > math.clientWidth + 1 && !scrolls(math)) {
+      problems.push("display equation wider than its box, which does not scroll: " +
+                    JSON.stringify(math.textContent.slice(0, 40)));
+    }
+  }
+  for (const table of document.querySelectorAll("article table")) {
+    const column = table.closest("article").clientWidth;
+    if (table.getBoundingClientRect().width > column + 1 && box(table).matches("article")) {
+      problems.push("wide table that does not scroll in its own box");
+    }
+  }
+  let split = 0, example = "";
+  for (const pre of document.querySelectorAll("pre.code-lines")) {
+    const right = pre.getBoundingClientRect().right;
+    for (const token of pre.querySelectorAll("span.code-line span:not(:has(span))")) {
+      const rects = Array.from(token.getClientRects());
+      // A word (not a comment or string with spaces, not a run of brackets) broken although it
+      // would have fitted on the row it continues on, after the line's hanging indent.
+      if (rects.length > 1 && /\w/.test(token.textContent) && !/\s/.test(token.textContent)) {
+        const whole = rects.reduce((sum, r) => sum + r.width, 0);
+        if (whole < right - rects[rects.length - 1].left) { split += 1; example = example || token.textContent; }
+      }
+    }
+  }
+  if (split) { problems.push(`${split} code tokens broken across rows, e.g. ${JSON.stringify(example)}`); }
+  return problems;
+}
+"""
+
+
+@pytest.mark.parametrize("page_path", CHAPTER_PAGES or ["(no built book)"])
+def test_a_chapter_reads_on_a_phone(browser, page_path):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto((SITE / page_path).as_uri())
+    page.wait_for_load_state("load")
+    problems = page.evaluate(CHECK_PHONE)
+    page.close()
+    assert not problems, f"{page_path} at 390 px:\n" + "\n".join(problems)
