@@ -3,9 +3,8 @@ current strategy against iterations and seconds on Kuhn, Leduc and Bluff 1x1 wit
 sides (the data of chapter 12, "The frontier").
 
 Run from the repository root: ``python benchmarks/frontier_curves.py [--quick] [--only NAME ...]``
-(``--only`` re-runs the named variants and keeps the other recorded curves). Every variant
-runs ``ITERATIONS`` iterations per game (the schedules of HS-DCFR and HS-PCFR+ are planned for
-exactly that many), evaluated at the iteration counts of ``cfrbook.comparison.schedule``; the
+(``--only`` re-runs the named variants and keeps the other recorded curves of the variants still
+listed). Every variant runs ``ITERATIONS`` iterations per game, evaluated at the iteration counts of ``cfrbook.comparison.schedule``; the
 seconds are the solver's own (evaluations not counted) and are the only column that changes from
 run to run. The curves go to ``cfrbook/data/frontier_curves.json``: ``{"iterations": T,
 "games": {game: {variant: {"iteration": [...], "seconds": [...], "average": [...],

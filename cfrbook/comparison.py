@@ -28,8 +28,8 @@ from cfrlib.checks import check_iterations
 from cfrlib.errors import GameError, SolverError
 from cfrlib.game import Game
 from cfrlib.solvers.base import ConvergenceLog, Solver
-from cfrlib.solvers.fullwidth import (CFR, DCFR, HSDCFR, APCFRPlus, CFRPlus, DCFRPlus, HSPCFRPlus,
-                                     LinearCFR, PDCFRPlus, PredictiveCFRPlus, RTCFRPlus, SAPCFRPlus)
+from cfrlib.solvers.fullwidth import (CFR, DCFR, APCFRPlus, CFRPlus, DCFRPlus, LinearCFR, PDCFRPlus,
+                                     PredictiveCFRPlus, RTCFRPlus, SAPCFRPlus)
 from cfrlib.solvers.sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
 from cfrlib.solvers.sampling.common import SamplingSolver
 
@@ -80,12 +80,10 @@ FRONTIER_VARIANTS: dict[str, Callable[[Game, int], Solver]] = {
     "PDCFR+": lambda game, seed: PDCFRPlus(game),
     "SAPCFR+": lambda game, seed: SAPCFRPlus(game),
     "APCFR+": lambda game, seed: APCFRPlus(game),
-    "HS-DCFR": lambda game, seed: HSDCFR(game),
-    "HS-PCFR+": lambda game, seed: HSPCFRPlus(game),
     "RTCFR+": lambda game, seed: RTCFRPlus(game),
 }
 """``{name: constructor(game, seed)}``: the frontier's variants (2024-2026), with their papers'
-defaults (the schedules planned for 1000 iterations), recorded by ``benchmarks/frontier_curves.py``
+defaults, recorded by ``benchmarks/frontier_curves.py``
 apart from :data:`VARIANTS` so that the study's recorded data stay as they are."""
 
 THESIS_VARIANTS = tuple(VARIANTS)[:7]

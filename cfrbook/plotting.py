@@ -50,6 +50,11 @@ OKABE_ITO = {"orange": "#E69F00", "sky blue": "#56B4E9", "bluish green": "#009E7
 """The Okabe-Ito palette, eight colours that readers with any common form of colour-vision
 deficiency can still tell apart (yellow is left out of line plots: too pale on white)."""
 
+PALETTE = {**OKABE_ITO, "wine": "#882255"}
+"""The colours of the figures: Okabe-Ito and, for chapter 12's eighth hue, Paul Tol's wine, which
+stays apart from all of them for readers with protanopia, deuteranopia or tritanopia
+(``tests/test_plotting.py`` measures it)."""
+
 VARIANT_STYLES: dict[str, PlotStyle] = {
     "CFR simult.": {"color": OKABE_ITO["blue"], "ls": "--", "marker": "v", "mfc": "white"},
     "CFR alt.": {"color": OKABE_ITO["blue"], "ls": "-", "marker": "o"},
@@ -63,12 +68,11 @@ VARIANT_STYLES: dict[str, PlotStyle] = {
     "Linear CFR": {"color": OKABE_ITO["orange"], "ls": (0, (5, 1.5, 1, 1.5, 1, 1.5)),
                    "marker": ">"},
     "PCFR+": {"color": OKABE_ITO["sky blue"], "ls": (0, (8, 2, 2, 2)), "marker": "X"},
-    "DCFR+": {"color": OKABE_ITO["vermillion"], "ls": "-.", "marker": "h"},
-    "PDCFR+": {"color": OKABE_ITO["sky blue"], "ls": "-", "marker": "p"},
-    "SAPCFR+": {"color": OKABE_ITO["sky blue"], "ls": ":", "marker": "d", "mfc": "white"},
-    "APCFR+": {"color": OKABE_ITO["sky blue"], "ls": "-.", "marker": "2"},
-    "HS-DCFR": {"color": OKABE_ITO["vermillion"], "ls": ":", "marker": "H", "mfc": "white"},
-    "HS-PCFR+": {"color": OKABE_ITO["sky blue"], "ls": "--", "marker": "8"},
+    # chapter 12: beside CFR+, DCFR and PCFR+, each frontier variant a hue of its own
+    "DCFR+": {"color": OKABE_ITO["orange"], "ls": "-.", "marker": "h"},
+    "PDCFR+": {"color": OKABE_ITO["reddish purple"], "ls": (0, (5, 1, 1, 1, 1, 1)), "marker": "p"},
+    "SAPCFR+": {"color": OKABE_ITO["blue"], "ls": ":", "marker": "d", "mfc": "white"},
+    "APCFR+": {"color": PALETTE["wine"], "ls": "--", "marker": "8"},
     "RTCFR+": {"color": OKABE_ITO["black"], "ls": "-", "marker": "1"},
     # chapters 1 and 4: Hedge as the local regret minimizer (called "Hedge" on a matrix game)
     "Hedge-CFR": {"color": OKABE_ITO["orange"], "ls": (0, (3, 1, 1, 1)), "marker": "4"},
@@ -86,7 +90,7 @@ VARIANT_STYLES: dict[str, PlotStyle] = {
 }
 """How every figure draws each CFR variant (``ax.plot`` keyword arguments, without the
 marker spacing that :func:`variant_style` adds). A family shares a colour of
-:data:`OKABE_ITO`; within it, and across families, every variant has its own line style and
+:data:`PALETTE`; within it, and across families, every variant has its own line style and
 marker, so that curves stay apart in grey print and for colour-blind readers: dashed lines and
 hollow markers for simultaneous updates, solid lines for the alternating originals."""
 

@@ -25,8 +25,8 @@ from .solvers import (CFR, DCFR, CFRPlus, ChanceSamplingCFR, ConvergenceLog,
                       PredictiveCFRPlus, PublicChanceSamplingCFR, Solver)
 from .solvers import (Hedge, HedgeCFR, PredictiveRegretMatchingPlus, RegretMatching,
                       RegretMatchingPlus, RegretMinimizer)
-from .solvers import (HSDCFR, APCFRPlus, AsymmetricPredictiveRegretMatchingPlus, DCFRPlus, HSPCFRPlus, PDCFRPlus,
-                      RTCFRPlus, SAPCFRPlus, ScheduledRegretMatching)
+from .solvers import (APCFRPlus, AsymmetricPredictiveRegretMatchingPlus, DCFRPlus,
+                      OffsetDiscountedRegretMatchingPlus, PDCFRPlus, RTCFRPlus, SAPCFRPlus)
 from .strategy import Strategy, uniform_strategy
 
 if TYPE_CHECKING:  # at run time loaded on first use, by __getattr__
@@ -56,8 +56,8 @@ __all__ = [
     "PredictiveCFRPlus", "ChanceSamplingCFR", "ExternalSamplingMCCFR", "OutcomeSamplingMCCFR",
     "PublicChanceSamplingCFR", "HedgeCFR", "RegretMinimizer", "RegretMatching", "RegretMatchingPlus",
     "PredictiveRegretMatchingPlus", "Hedge",
-    "DCFRPlus", "PDCFRPlus", "SAPCFRPlus", "APCFRPlus", "HSDCFR", "HSPCFRPlus", "RTCFRPlus",
-    "AsymmetricPredictiveRegretMatchingPlus", "ScheduledRegretMatching",
+    "DCFRPlus", "PDCFRPlus", "SAPCFRPlus", "APCFRPlus", "RTCFRPlus",
+    "AsymmetricPredictiveRegretMatchingPlus", "OffsetDiscountedRegretMatchingPlus",
     "run_regret_matching", "RegretMatchingRun", "play_games", "head_to_head",
     "CfrlibError", "GameError", "ChanceProbabilityError", "NotZeroSumError",
     "InfosetMismatchError", "ImperfectRecallError", "StrategyError", "SolverError",

@@ -104,7 +104,16 @@ def test_every_variant_of_the_comparison_has_its_own_colour_line_style_and_marke
         assert plotting.VARIANT_STYLES[a]["color"] != plotting.VARIANT_STYLES[b]["color"]
         assert plotting.VARIANT_STYLES[a]["ls"] != plotting.VARIANT_STYLES[b]["ls"]
     assert set(s["color"] for s in plotting.VARIANT_STYLES.values()) <= set(
-        plotting.OKABE_ITO.values())
+        plotting.PALETTE.values())
+
+
+def test_chapter12_draws_every_variant_of_its_runs_in_a_hue_of_its_own():
+    """Issue 39: the frontier figures show CFR+, DCFR, PCFR+ and the frontier's variants together,
+    so no two of them share a colour (nor a marker)."""
+    from cfrbook.datasets import load_json
+    names = load_json("frontier_curves")["variants"]
+    styles = [plotting.variant_style(name) for name in names]
+    assert len({s["color"] for s in styles}) == len({s["marker"] for s in styles}) == len(names)
 
 
 def _one_look_each(styles):

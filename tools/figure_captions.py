@@ -560,83 +560,74 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "merge by sum, rises instead."),
     },
     # ---------------------------------------------------------------- chapter 12
-    ("12_frontier.ipynb", "503dc2a8"): {
-        "name": "fig-ch12-schedule-weights",
-        "caption": (
-            "Weight of each iteration in the average after $T = 1000$ iterations, relative to the "
-            "last one: PCFR+'s quadratic weights against HS-PCFR+'s schedule. With the schedule "
-            "the average is nearly a recent iterate."),
-        "alt": (
-            "Log-scale plot of weight against iteration up to 1000: PCFR+'s weights rise gently to "
-            "1; HS-PCFR+'s are negligible for most of the run and rise steeply over the last few "
-            "hundred iterations."),
-    },
+    # The claims of these captions are checked against cfrbook/data/frontier_curves.json by
+    # tests/test_frontier.py::test_chapter12_captions_state_what_the_recorded_runs_show.
     ("12_frontier.ipynb", "5b310bca"): {
         "name": "fig-ch12-kuhn",
         "caption": (
-            "The nine variants of the frontier on Kuhn poker (recorded runs), exploitability of the "
-            "average strategy against iterations (left) and seconds (right). Every predictive "
-            "variant leaves the others behind, and HS-PCFR+'s near-recent average reaches rounding "
-            "error."),
+            "The eight variants of the chapter on Kuhn poker (recorded runs), exploitability of "
+            "the average strategy against iterations (left) and seconds (right). The four "
+            "predictive variants end more than a thousand times below the other four."),
         "alt": (
-            "Two log-log panels of exploitability for nine variants, against iterations and "
-            "seconds: the light-blue predictive variants fall far below the others, one dropping "
-            "to rounding error early; RTCFR+ stays highest."),
+            "Two log-log panels of exploitability for eight variants, against iterations and "
+            "seconds: the four predictive variants fall far below the others, PDCFR+ lowest; "
+            "RTCFR+'s average stays highest."),
     },
     ("12_frontier.ipynb", "6810813e"): {
         "name": "fig-ch12-leduc",
         "caption": (
-            "The nine variants of the frontier on Leduc, against iterations (left) and seconds "
-            "(right). Here the predictions are poor, and the discounted non-predictive variants "
-            "lead."),
+            "The eight variants on Leduc, against iterations (left) and seconds (right). Here the "
+            "predictions are poor: DCFR and DCFR+ end lowest, and PCFR+ and PDCFR+ end behind "
+            "CFR+."),
         "alt": (
-            "Two log-log panels of exploitability for nine variants, against iterations and "
-            "seconds: the curves fall together, the orange discounted variants ending lowest, the "
-            "blue predictive ones a little higher, RTCFR+ highest."),
+            "Two log-log panels of exploitability for eight variants, against iterations and "
+            "seconds: the curves fall together, DCFR and DCFR+ ending lowest, PCFR+ and PDCFR+ "
+            "above CFR+, RTCFR+'s average highest."),
     },
     ("12_frontier.ipynb", "efd59643"): {
         "name": "fig-ch12-bluff3",
         "caption": (
-            "The nine variants of the frontier on Bluff 1x1 with three-sided dice, against "
-            "iterations (left) and seconds (right). The two scheduled variants reach rounding "
-            "error within a few dozen iterations; per second the picture is the same, shifted."),
+            "The eight variants on Bluff 1x1 with three-sided dice, against iterations (left) and "
+            "seconds (right). PDCFR+ and DCFR+ end lowest, below $10^{-11}$; CFR+ and RTCFR+'s "
+            "average end highest."),
         "alt": (
-            "Two log-log panels of exploitability for nine variants: HS-DCFR and HS-PCFR+ drop "
-            "almost vertically to rounding error early, the other variants fall steadily, RTCFR+ "
-            "slowest."),
+            "Two log-log panels of exploitability for eight variants: PDCFR+ and DCFR+ fall "
+            "steeply to about 1e-12, the predictive variants and DCFR to a few times 1e-8, CFR+ "
+            "and RTCFR+'s average stay higher."),
     },
     ("12_frontier.ipynb", "d2078725"): {
         "name": "fig-ch12-bluff4",
         "caption": (
-            "The nine variants of the frontier on Bluff 1x1 with four-sided dice, against "
-            "iterations (left) and seconds (right). The predictive variants lead, HS-PCFR+ "
-            "reaching rounding error before the end."),
+            "The eight variants on Bluff 1x1 with four-sided dice, against iterations (left) and "
+            "seconds (right). The four predictive variants end lowest, PDCFR+ more than a "
+            "thousand times below the next."),
         "alt": (
-            "Two log-log panels of exploitability for nine variants: the blue predictive variants "
-            "fall fastest, one dropping to rounding error near the end; the others fall more "
-            "slowly, RTCFR+ slowest."),
+            "Two log-log panels of exploitability for eight variants: PDCFR+ falls fastest, to "
+            "about 1e-10, the other predictive variants next, the others more slowly, RTCFR+'s "
+            "average slowest."),
     },
     ("12_frontier.ipynb", "c8f2c166"): {
         "name": "fig-ch12-bluff6",
         "caption": (
-            "The nine variants of the frontier on Bluff 1x1 with six-sided dice, against "
-            "iterations (left) and seconds (right). The variants stay close together, the "
-            "discounted ones slightly ahead and RTCFR+ behind."),
+            "The eight variants on Bluff 1x1 with six-sided dice, against iterations (left) and "
+            "seconds (right). All but RTCFR+'s average end within a factor of ten of each other, "
+            "DCFR lowest."),
         "alt": (
-            "Two log-log panels of exploitability for nine variants: the curves fall together, "
-            "noisy, within about an order of magnitude of each other; the orange DCFR ends lowest "
-            "and the black RTCFR+ highest."),
+            "Two log-log panels of exploitability for eight variants: the curves fall together, "
+            "noisy, within an order of magnitude of each other; DCFR ends lowest and RTCFR+'s "
+            "average highest."),
     },
     ("12_frontier.ipynb", "b9d3e67c"): {
         "name": "fig-ch12-current-strategy",
         "caption": (
             "Average (solid) and current (dashed) strategies of CFR+ and RTCFR+ on five games. "
-            "RTCFR+ is built so that its current strategy converges: on every game but the "
-            "smallest Bluff it ends far below CFR+'s current strategy, and below its own average."),
+            "RTCFR+'s current strategy ends below CFR+'s on every game but Bluff with three "
+            "sides, where both reach rounding error, and below its own average on every game but "
+            "Kuhn."),
         "alt": (
             "Five log-log panels, one per game, of exploitability against iterations for CFR+ and "
-            "RTCFR+, average solid and current dashed: RTCFR+'s current strategy drops steeply "
-            "towards the end on most games."),
+            "RTCFR+, average solid and current dashed: RTCFR+'s current strategy falls below the "
+            "other curves on Leduc and the larger Bluffs, and stays above its average on Kuhn."),
     },
     # ---------------------------------------------------------------- chapter 13
     ("13_subgame_solving.ipynb", "86e5b9e9"): {

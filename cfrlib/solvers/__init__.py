@@ -2,14 +2,14 @@
 (:mod:`cfrlib.solvers.fullwidth`) and the sampling family (:mod:`cfrlib.solvers.sampling`)."""
 
 from .base import SOLVERS, ConvergenceLog, Solver, solver_class
-from .fullwidth import (CFR, DCFR, HSDCFR, APCFRPlus, CFRPlus, DCFRPlus, FullWidthCFR, HedgeCFR, HSPCFRPlus, LinearCFR,
-                        PDCFRPlus, PredictiveCFRPlus, RTCFRPlus, SAPCFRPlus)
-from .regret_minimizers import (AsymmetricPredictiveRegretMatchingPlus, Hedge, PredictiveRegretMatchingPlus,
-                                RegretMatching, RegretMatchingPlus, RegretMinimizer, ScheduledRegretMatching)
+from .fullwidth import (CFR, DCFR, APCFRPlus, CFRPlus, DCFRPlus, FullWidthCFR, HedgeCFR, LinearCFR, PDCFRPlus,
+                        PredictiveCFRPlus, RTCFRPlus, SAPCFRPlus)
+from .regret_minimizers import (AsymmetricPredictiveRegretMatchingPlus, Hedge, OffsetDiscountedRegretMatchingPlus,
+                                PredictiveRegretMatchingPlus, RegretMatching, RegretMatchingPlus, RegretMinimizer)
 from .sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR, PublicChanceSamplingCFR
 
 __all__ = ["SOLVERS", "solver_class", "ConvergenceLog", "Solver", "FullWidthCFR", "CFR", "CFRPlus", "LinearCFR", "DCFR",
            "PredictiveCFRPlus", "ChanceSamplingCFR", "ExternalSamplingMCCFR",
            "OutcomeSamplingMCCFR", "PublicChanceSamplingCFR", "HedgeCFR", "RegretMinimizer", "RegretMatching",
            "RegretMatchingPlus", "PredictiveRegretMatchingPlus", "Hedge", "DCFRPlus", "PDCFRPlus", "SAPCFRPlus",
-           "HSDCFR", "HSPCFRPlus", "RTCFRPlus", "APCFRPlus", "AsymmetricPredictiveRegretMatchingPlus", "ScheduledRegretMatching"]
+           "RTCFRPlus", "APCFRPlus", "AsymmetricPredictiveRegretMatchingPlus", "OffsetDiscountedRegretMatchingPlus"]

@@ -1,5 +1,5 @@
 """The full-width CFR family as one engine on the compiled tree: CFR, CFR+, Linear CFR, DCFR, PCFR+, Hedge-CFR
-and the frontier (DCFR+, PDCFR+, SAPCFR+, APCFR+, HS-DCFR, HS-PCFR+, RTCFR+).
+and the frontier (DCFR+, PDCFR+, SAPCFR+, APCFR+, RTCFR+).
 
 Every variant runs the same iteration. For the updating player ``i`` and the current strategy
 ``sigma^t``, on each player's block of sequences (:mod:`cfrlib.sequence_form`, the numbering and
@@ -35,14 +35,14 @@ CFR+ (Tammelin 2014)               inf    -inf   1 (or 2)  no
 Linear CFR (Brown, Sandholm 2019)  1      1      1         no
 DCFR (Brown, Sandholm 2019)        1.5    0      2         no
 PCFR+ (Farina et al. 2021)         inf    -inf   2 (or 1)  yes
-DCFR+ (Xu et al. 2024)             1.5    -inf   4         no
+DCFR+ (Xu et al. 2024), paper's    1.5    -inf   4         no
 PDCFR+ (Xu et al. 2024)            2.3    -inf   5         yes
 =================================  =====  =====  ========  ==========
 
-The frontier adds rules the table cannot hold: SAPCFR+ (a shorter step ``eta`` for the
-prediction), APCFR+ (that step learned per infoset), HS-DCFR and HS-PCFR+ (``alpha``, ``beta`` and the average's discount change with
-``t``: ``_average_decay``) and RTCFR+ (a regularized game: ``_sequence_values``), each a few
-lines at the end of this module.
+The frontier adds rules the table cannot hold: DCFR+ as its authors' code runs it (the
+discount's ``+ 1`` becomes ``+ 1.5``), SAPCFR+ (a shorter step ``eta`` for the prediction),
+APCFR+ (that step learned per infoset) and RTCFR+ (a regularized game:
+``_sequence_values``), each a few lines at the end of this module.
 
 Conventions (those of OpenSpiel 2.0.2, whose published numbers the tests reproduce):
 
@@ -119,9 +119,8 @@ from ..sequence_form import PlayerBlock, SequenceForm
 from ..strategy import Strategy
 from ..tree import Tree
 from .base import Solver, register
-from .regret_minimizers import (AsymmetricPredictiveRegretMatchingPlus, Hedge, RegretMatching, RegretMinimizer,
-                                ScheduledRegretMatching, check_horizon, minimizer_from,
-                                schedule_progress)
+from .regret_minimizers import (AsymmetricPredictiveRegretMatchingPlus, Hedge, OffsetDiscountedRegretMatchingPlus,
+                                RegretMatching, RegretMinimizer, minimizer_from)
 
 
 class Cuts(NamedTuple):
@@ -274,18 +273,18 @@ class FullWidthCFR(Solver):
     # ------------------------------------------------------------------- one iteration
     def _iteration(self) -> None:
         t = self.iterations + 1
-        weight, decay = self._average_weight(t), self._average_decay(t)
+        weight = self._average_weight(t)
         if self.regret_pruning:
             for i in (0, 1):
                 self.nodes_touched += self._touched(i)
-                self._update_pruned(i, self._accumulate(i, weight, decay), t)
+                self._update_pruned(i, self._accumulate(i, weight), t)
         elif self.alternating:
             for i in (0, 1):
                 self.nodes_touched += self._touched(i) if self.count_pruned else self.tree.num_nodes
-                self._update(i, self._accumulate(i, weight, decay), t)
+                self._update(i, self._accumulate(i, weight), t)
         else:
             self.nodes_touched += self._touched(None) if self.count_pruned else self.tree.num_nodes
-            regrets = [self._accumulate(i, weight, decay) for i in (0, 1)]
+            regrets = [self._accumulate(i, weight) for i in (0, 1)]
             for i in (0, 1):
                 self._update(i, regrets[i], t)
 
@@ -301,11 +300,6 @@ class FullWidthCFR(Solver):
                               f"iteration {t}; use a smaller gamma")
         return weight
 
-    def _average_decay(self, t: int) -> float:
-        """The factor the average's running sum is multiplied by before ``w_t x_i`` is added
-        (1 here: the weights ``w_t`` alone define the average)."""
-        return 1.0
-
     def _realization_plan(self, p: int) -> NDArray[np.float64]:
         """``x_p`` of ``sigma^t`` (:func:`cfrlib.sequence_form.realization_plan`, cached)."""
         if not self._reach_is_current[p]:
@@ -313,14 +307,11 @@ class FullWidthCFR(Solver):
             self._reach_is_current[p] = True
         return self._reach[p]
 
-    def _accumulate(self, i: int, weight: float, decay: float = 1.0) -> NDArray[np.float64]:
-        """Multiply player ``i``'s average sum by ``decay``, add ``w_t x_i`` and return the
-        instantaneous regret ``r^t(I, a) = q(I, a) - v(I)``
-        (:func:`cfrlib.sequence_form.counterfactual_values`)."""
+    def _accumulate(self, i: int, weight: float) -> NDArray[np.float64]:
+        """Add ``w_t x_i`` to player ``i``'s average sum and return the instantaneous regret
+        ``r^t(I, a) = q(I, a) - v(I)`` (:func:`cfrlib.sequence_form.counterfactual_values`)."""
         block = self._form.players[i]
         x_own = self._realization_plan(i)[:-1].reshape(block.num_rows, block.width)
-        if decay != 1.0:
-            self._strategy_sum[i] *= decay
         if weight == 1.0:
             self._strategy_sum[i] += x_own
         else:
@@ -591,22 +582,34 @@ class HedgeCFR(FullWidthCFR):
 @register("dcfr+")
 class DCFRPlus(FullWidthCFR):
     """DCFR+ (Xu et al., IJCAI 2024): RM+ whose regrets are discounted like DCFR's
-    positive ones, ``R^t = [R^{t-1} (t-1)^alpha / ((t-1)^alpha + 1) + r^t]^+``,
-    average weighted by ``t^gamma``, alternating updates; defaults ``alpha = 1.5``,
-    ``gamma = 4`` (sec. 5 of the paper; the authors'
-    github.com/rpSebastian/PDCFRPlus @ d810895, ``pdcfrplus/cfr/dcfr_plus.py`` and
-    README). That code discounts by ``(t-1)^alpha / ((t-1)^alpha + 1.5)``; cfrlib
-    keeps the paper's ``+ 1`` (chapter 12's exercise compares the two). A member of
-    the family: ``FullWidthCFR(alpha, -inf, gamma)`` (the discount applied after
-    iteration ``t - 1`` instead of before iteration ``t``, which regret matching
-    cannot tell apart)."""
+    positive ones, average weighted by ``t^gamma``, alternating updates; defaults
+    ``alpha = 1.5``, ``gamma = 4`` (sec. 5 of the paper). ``offset`` is the
+    constant of the discount ``d_t = t^alpha / (t^alpha + offset)``:
+
+    * ``offset = 1.5`` (default), the authors' code, which made the paper's curves
+      (github.com/rpSebastian/PDCFRPlus @ d810895, ``pdcfrplus/cfr/dcfr_plus.py``):
+      ``R^t = [R^{t-1} (t-1)^alpha / ((t-1)^alpha + 1.5) + r^t]^+``;
+    * ``offset = 1``, the paper's formula and DCFR's:
+      ``R^t = [R^{t-1} (t-1)^alpha / ((t-1)^alpha + 1) + r^t]^+``, the member
+      ``FullWidthCFR(alpha, -inf, gamma)`` of the family.
+
+    The engine applies ``d_t`` after iteration ``t`` instead of ``d_{t-1}``
+    before it, which regret matching cannot tell apart."""
 
     name = "DCFR+"
-    _param_names = ("alpha", "gamma", "count_pruned")
+    _param_names = ("alpha", "gamma", "offset", "count_pruned")
 
-    def __init__(self, game: Game, alpha: float = 1.5, gamma: float = 4.0, *,
-                 count_pruned: bool = False) -> None:
-        super().__init__(game, alpha, -math.inf, gamma, count_pruned=count_pruned)
+    def __init__(self, game: Game, alpha: float = 1.5, gamma: float = 4.0,
+                 offset: float = 1.5, *, count_pruned: bool = False) -> None:
+        rule = OffsetDiscountedRegretMatchingPlus(alpha, offset)
+        if rule.offset == 1.0:
+            super().__init__(game, alpha, -math.inf, gamma,
+                             count_pruned=count_pruned)
+        else:
+            super().__init__(game, gamma=gamma, count_pruned=count_pruned,
+                             regret_minimizer=rule)
+            self.alpha = rule.alpha
+        self.offset = rule.offset
 
 
 # Shown in the book: chapter 12.
@@ -634,7 +637,8 @@ class PDCFRPlus(FullWidthCFR):
 @register("sapcfr+")
 class SAPCFRPlus(FullWidthCFR):
     """SAPCFR+ (Meng et al., AAAI 2026, sec. 4.2): PCFR+ with the prediction's step shortened to
-    ``eta = 1 / (1 + alpha) = 1/3`` (the paper's fixed ``alpha = 2``;
+    ``eta = 1 / (1 + alpha) = 1/3`` (the paper's fixed ``alpha = 2``; ``prediction_weight=0.5``
+    minimizes its worst-case bound;
     :class:`~cfrlib.solvers.regret_minimizers.AsymmetricPredictiveRegretMatchingPlus`), alternating
     updates and the quadratic average of the paper's experiments (sec. 5)."""
 
@@ -646,57 +650,6 @@ class SAPCFRPlus(FullWidthCFR):
         super().__init__(game, gamma=_averaging_power(averaging), count_pruned=count_pruned,
                          regret_minimizer=AsymmetricPredictiveRegretMatchingPlus(prediction_weight))
         self.prediction_weight, self.averaging = float(prediction_weight), averaging
-
-
-class _ScheduledAverage(FullWidthCFR):
-    """The average of the hyperparameter schedules (Zhang, McAleer and Sandholm 2024): DCFR's
-    ``S^t = ((t-1)/t)^gamma_t S^{t-1} + x^t`` with ``gamma_t = gamma_start - 5 p`` falling
-    linearly over the planned ``T = horizon`` iterations, ``p = min(t-1, T) / T``."""
-
-    _param_names = ("horizon", "gamma_start", "count_pruned")
-    horizon: int
-    gamma_start: float
-
-    def _schedule(self, horizon: object, gamma_start: object) -> None:
-        self.horizon = check_horizon(horizon)
-        self.gamma_start = check_exponent(gamma_start, "gamma_start", 5.0, math.inf)
-
-    def _average_weight(self, t: int) -> float:
-        return 1.0
-
-    # Shown in the book: chapter 12.
-    def _average_decay(self, t: int) -> float:
-        return ((t - 1) / t) ** (self.gamma_start
-                                 - 5.0 * schedule_progress(t - 1, self.horizon))
-
-
-@register("hs-pcfr+")
-class HSPCFRPlus(_ScheduledAverage):
-    """HS-PCFR+(30) (Zhang, McAleer and Sandholm 2024): PCFR+ whose average forgets early
-    iterations by the schedule of :class:`_ScheduledAverage`, from ``gamma = 30`` down to 25; only
-    ``gamma`` is scheduled, PCFR+ having no ``alpha`` or ``beta`` (the paper's sec. 3.2 as quoted by
-    two independent implementations; the paper's own text could not be read here)."""
-
-    name = "HS-PCFR+"
-
-    def __init__(self, game: Game, horizon: int = 1000, gamma_start: float = 30.0, *,
-                 count_pruned: bool = False) -> None:
-        self._schedule(horizon, gamma_start)
-        super().__init__(game, math.inf, -math.inf, 0.0, predictive=True, count_pruned=count_pruned)
-
-
-@register("hs-dcfr")
-class HSDCFR(_ScheduledAverage):
-    """HS-DCFR(30) (Zhang, McAleer and Sandholm 2024): DCFR with scheduled discounts
-    (:class:`~cfrlib.solvers.regret_minimizers.ScheduledRegretMatching`) and the scheduled average
-    of :class:`_ScheduledAverage`."""
-
-    name = "HS-DCFR"
-
-    def __init__(self, game: Game, horizon: int = 1000, gamma_start: float = 30.0, *,
-                 count_pruned: bool = False) -> None:
-        self._schedule(horizon, gamma_start)
-        super().__init__(game, count_pruned=count_pruned, regret_minimizer=ScheduledRegretMatching(horizon))
 
 
 @register("rtcfr+")

@@ -14,8 +14,8 @@ masked):
 
 :class:`FullWidthCFR(regret_minimizer=...) <cfrlib.solvers.fullwidth.FullWidthCFR>` takes one;
 CFR, CFR+, Linear CFR, DCFR and PCFR+ are :class:`RegretMatching` with different discounts, and
-:class:`Hedge` gives Hedge-CFR; so are the frontier's DCFR+ and PDCFR+ (fixed discounts),
-:class:`ScheduledRegretMatching` (HS-DCFR: discounts that change with ``t``) and
+:class:`Hedge` gives Hedge-CFR; so are the frontier's DCFR+ and PDCFR+ (fixed discounts;
+:class:`OffsetDiscountedRegretMatchingPlus` for DCFR+ as its authors' code runs it) and
 :class:`AsymmetricPredictiveRegretMatchingPlus` (SAPCFR+: a shorter step for the prediction;
 APCFR+, which learns that step per infoset, keeps its sums in the solver,
 :class:`~cfrlib.solvers.fullwidth.APCFRPlus`).
@@ -153,8 +153,9 @@ class AsymmetricPredictiveRegretMatchingPlus(RegretMatching):
     """SAPCFR+'s rule (Meng et al., AAAI 2026, "Faster game solving via asymmetry of step sizes",
     sec. 4.2): the RM+ state ``R^t = [R^{t-1} + r^t]^+`` as in PCFR+, the strategy by regret matching
     on ``R^t + eta r^t`` with a fixed ``eta = 1 / (1 + alpha)`` in ``(0, 1]`` (the prediction's step
-    shorter than the regret's; ``eta = 1`` is PCFR+). Default ``eta = 1/3``, the paper's ``alpha = 2``
-    (the value that minimizes its worst-case bound ``sum_t 4E / (1 + alpha) + alpha E``)."""
+    shorter than the regret's; ``eta = 1`` is PCFR+). Default ``eta = 1/3``, the paper's fixed
+    ``alpha = 2``. (Its worst-case bound grows with ``4 / (1 + alpha) + alpha``, which is smallest
+    at ``alpha = 1``, ``eta = 1/2``; ``alpha = 2`` is the paper's choice, and also below PCFR+'s.)"""
 
     name = "asymmetric predictive RM+"
 
@@ -168,39 +169,30 @@ class AsymmetricPredictiveRegretMatchingPlus(RegretMatching):
         return {"prediction_weight": self.prediction_weight}
 
 
-def schedule_progress(t: int, horizon: int) -> float:
-    """``min(t, T) / T``: how far iteration ``t`` is into a run planned for ``T = horizon`` iterations."""
-    return min(t, horizon) / horizon
+class OffsetDiscountedRegretMatchingPlus(RegretMatching):
+    """DCFR+'s regret rule with the discount's constant as a parameter: RM+ whose regrets are
+    multiplied by ``t^alpha / (t^alpha + offset)`` after each iteration (``offset = 1`` is
+    :class:`RegretMatching` ``(alpha, -inf)``, DCFR's form; see :class:`~cfrlib.solvers.fullwidth.DCFRPlus`
+    for the ``1.5`` of its authors' code)."""
 
+    name = "offset-discounted RM+"
 
-def check_horizon(horizon: object) -> int:
-    if isinstance(horizon, bool) or not isinstance(horizon, (int, np.integer)) or horizon < 1:
-        raise SolverError(f"horizon must be a positive whole number of iterations, got {horizon!r}")
-    return int(horizon)
+    def __init__(self, alpha: float = 1.5, offset: float = 1.5) -> None:
+        super().__init__(alpha, -math.inf)
+        self.offset = check_exponent(offset, "offset", 0.0, math.inf)
+        if self.offset == 0.0:
+            raise SolverError("offset must be positive (0 never discounts), got 0.0")
 
-
-class ScheduledRegretMatching(RegretMatching):
-    """HS-DCFR's regret rule (Zhang, McAleer and Sandholm 2024, "Faster game solving via
-    hyperparameter schedules"): DCFR's discounts with exponents that move linearly over a run of
-    ``T = horizon`` iterations, ``alpha_t = 1 + 3 p`` and ``beta_t = -1 - 2 p`` at ``p = min(t, T) / T``
-    (negative regrets forgotten faster and faster, positive ones kept longer and longer). The
-    schedules are the paper's eq. (4) as two independent implementations transcribe it; its text
-    could not be read here."""
-
-    name = "scheduled regret matching"
-
-    def __init__(self, horizon: int = 1000) -> None:
-        super().__init__(1.0, -1.0)
-        self.horizon = check_horizon(horizon)
-
-    # Shown in the book: chapter 12.
     def discounts(self, t: int) -> tuple[float, float]:
-        progress = schedule_progress(t, self.horizon)
-        return (_discount(t, 1.0 + 3.0 * progress),
-                _discount(t, -1.0 - 2.0 * progress))
+        """``t^alpha / (t^alpha + offset)`` for the regrets (none negative after RM+'s clip)."""
+        try:
+            power = float(t) ** self.alpha
+        except OverflowError:  # t^alpha beyond the largest float: the factor rounds to 1
+            power = math.inf
+        return (1.0 if math.isinf(power) else power / (power + self.offset)), 0.0
 
     def params(self) -> dict[str, Any]:
-        return {"horizon": self.horizon}
+        return {"alpha": self.alpha, "offset": self.offset}
 
 
 class Hedge(RegretMinimizer):
