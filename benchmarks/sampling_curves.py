@@ -14,6 +14,12 @@ ConvergenceLog.to_dict()}}, "comparison": ..., "machine": ...}``) and the script
 chance sampling against vanilla CFR, the exploitability each reached at the same number of
 iterations, of nodes touched and of seconds: does the finding of the Rust CFR
 blog post among the book's sources (chance sampling converges faster on Bluff) hold?
+
+The cost of a node, side by side: after a game's four runs, each solver continues from where its
+run ended, the four taking turns, ``ROUNDS`` rounds of about ``ROUND_SECONDS`` each, in this
+one process; ``"per_node"`` records each round's nanoseconds per node touched (seconds spent
+iterating over nodes touched), so that every solver sees the same load of a shared machine.
+Every walk is compiled (numba) and warmed up before any clock runs.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 
 import numpy as np
 
@@ -46,6 +53,28 @@ ITERATIONS = {  # per game and solver: about 5 s on Leduc and 20 s on Bluff, idl
                 "outcome sampling": 700_000},
 }
 OUT = source_path("sampling_curves")
+ROUNDS, ROUND_SECONDS = 7, 0.3
+
+
+def per_node_costs(solvers, rounds=ROUNDS, seconds=ROUND_SECONDS):
+    """Nanoseconds per node touched, ``{name: [one value per round]}``: the solvers take turns,
+    each iterating about ``seconds`` per round from its current state (its step is calibrated on
+    a first, unrecorded round)."""
+    steps, costs = {}, {name: [] for name in solvers}
+    for name, solver in solvers.items():
+        step, took = 1, 0.0
+        while took < seconds / 4:
+            step *= 2
+            start = solver.seconds
+            solver.iterate(step)
+            took = solver.seconds - start
+        steps[name] = max(1, round(step * seconds / took))
+    for _ in range(rounds):
+        for name, solver in solvers.items():
+            nodes, start = solver.nodes_touched, solver.seconds
+            solver.iterate(steps[name])
+            costs[name].append(1e9 * (solver.seconds - start) / (solver.nodes_touched - nodes))
+    return costs
 
 
 def compare(logs, a="chance sampling", b="CFR", fractions=(0.01, 0.1, 1.0)):
@@ -66,18 +95,26 @@ def main():
     scale = 10 if args.quick else 1
     data = {"machine": {"python": platform.python_version(), "numpy": np.__version__,
                         "cores": os.cpu_count(), "load_average": os.getloadavg()},
-            "games": {}, "comparison": {}}
+            "games": {}, "comparison": {}, "per_node": {}}
     for name, make_game in GAMES.items():
         game = make_game()
         game.tree()
-        logs = {}
+        logs, solvers = {}, {}
         for solver_name, make in SOLVERS.items():
-            logs[solver_name] = convergence_curve(make(game), ITERATIONS[name][solver_name] // scale)
+            make(game).iterate(1)                   # numba compiles the walk before a clock runs
+            solvers[solver_name] = make(game)
+            logs[solver_name] = convergence_curve(solvers[solver_name],
+                                                  ITERATIONS[name][solver_name] // scale)
             last = logs[solver_name].rows[-1]
             print(f"{name:8} {solver_name:18} {last[0]:>9,} it  {last[1]:>14,} nodes  "
                   f"{last[2]:6.2f} s  exploitability {last[3]:.4g}", flush=True)
         data["games"][name] = {k: log.to_dict() for k, log in logs.items()}
         data["comparison"][name] = compare(logs)
+        data["per_node"][name] = per_node_costs(solvers, seconds=ROUND_SECONDS / scale)
+        for solver_name, costs in data["per_node"][name].items():
+            print(f"{name:8} {solver_name:18} {statistics.median(costs):8.1f} ns per node "
+                  f"(median of {len(costs)} rounds, {min(costs):.1f} to {max(costs):.1f})",
+                  flush=True)
     OUT.parent.mkdir(exist_ok=True)
     OUT.write_text(json.dumps(data, indent=1))
     provenance.stamp("sampling_curves")

@@ -4,6 +4,8 @@ the chapters' prose, in cfrlib's docstrings and comments or in the tests.
 - ``v_i(h)``, ``v_i(ha)``: a history's value is ``u_i(h)``; ``v_i(sigma, I)`` is only the
   counterfactual value of an infoset.
 - ``pi(h, z)``, ``pi_i(ha, z)``, ``xi(h, z)``: a path probability is written ``pi(h -> z)``.
+- ``c(I)``: chance's share of an infoset is ``pi_c(I)``; ``c(a)`` is outcome sampling's estimate
+  of an action's value (chapter 6).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ RETIRED = {
     "a history's value written v_i(h...) (use u_i(h...))": re.compile(r"(?<![A-Za-z\\])v_i\(h"),
     "a path probability written (h, z) (use h -> z, or h \\to z)":
         re.compile(r"(?:pi|xi)[^\s(]{0,16}\((?:ha?|z\[h\]), ?z\)"),
+    "chance's share of an infoset written c(I) (use pi_c(I))": re.compile(r"(?<![A-Za-z\\_])c\(I\)"),
 }
 
 
@@ -41,11 +44,13 @@ def test_no_retired_notation():
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("text", ["v_i(ha)", r"\pi^\sigma(h, z)", r"\pi^{\sigma}_i(ha, z)", "xi(h, z)"])
+@pytest.mark.parametrize("text", ["v_i(ha)", r"\pi^\sigma(h, z)", r"\pi^{\sigma}_i(ha, z)", "xi(h, z)",
+                                  "$c(I)$"])
 def test_the_check_sees_each_retired_form(text):
     assert any(pattern.search(text) for pattern in RETIRED.values())
 
 
-@pytest.mark.parametrize("text", ["v_i(\\sigma, I)", r"\pi^\sigma(h \to z)", "u_i(ha)", "pi_i(h -> z)"])
+@pytest.mark.parametrize("text", ["v_i(\\sigma, I)", r"\pi^\sigma(h \to z)", "u_i(ha)", "pi_i(h -> z)",
+                                  r"\pi_c(I)", "pi_c(I)", "c(a^*)"])
 def test_the_check_lets_the_current_forms_pass(text):
     assert not any(pattern.search(text) for pattern in RETIRED.values())

@@ -63,7 +63,7 @@ def expected_increments(tree, probs, traverser, kind):
     Regrets of the updating player ``i``: the counterfactual regret
     ``r(I, a) = sum_{h in I} pi_{-i}(h) (u_i(ha) - u_i(h))`` (chance included). Average sums of
     the player ``j`` whose average the traversal updates (the traverser for CS, the opponent for
-    ES and OS): ``c(I) pi_j(I) sigma(I, a)`` where ``c(I) = sum_{h in I} pi_c(h)`` is chance's
+    ES and OS): ``pi_c(I) pi_j(I) sigma(I, a)`` where ``pi_c(I) = sum_{h in I} pi_c(h)`` is chance's
     share of ``I``, a constant of ``I`` that the normalised average does not see.
     """
     regret, sums = np.zeros(probs.shape), np.zeros(probs.shape)

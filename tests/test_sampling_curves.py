@@ -49,3 +49,23 @@ def test_cfr_is_counted_as_a_walk_that_prunes():
     histories = _script().GAMES["bluff11"]().tree().num_nodes
     assert log["nodes_touched"][1] == 2 * histories
     assert log["nodes_touched"][-1] < 0.5 * 2 * histories * log["iteration"][-1]
+
+
+def test_the_cost_of_a_node_is_recorded_side_by_side():
+    # Chapters 5 and 6 quote these timings: every solver on every game, the script's rounds.
+    script = _script()
+    per_node = datasets.load_json("sampling_curves")["per_node"]
+    assert set(per_node) == set(script.GAMES)
+    for game_name, costs in per_node.items():
+        assert set(costs) == set(script.SOLVERS), game_name
+        assert all(len(rounds) == script.ROUNDS and min(rounds) > 0 for rounds in costs.values())
+
+
+def test_per_node_costs_take_turns_and_count_every_round():
+    from cfrlib import games
+
+    script = _script()
+    game = games.kuhn()
+    solvers = {name: make(game) for name, make in script.SOLVERS.items()}
+    costs = script.per_node_costs(solvers, rounds=2, seconds=0.002)
+    assert set(costs) == set(solvers) and all(len(c) == 2 and min(c) > 0 for c in costs.values())

@@ -202,12 +202,12 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
         "caption": (
             "CFR (with pruning) and chance sampling on Bluff with one six-sided die each, from the "
             "recorded curves, against iterations, nodes touched and seconds. Per iteration CFR "
-            "wins; per node touched chance sampling leads only early, while CFR's first "
-            "iterations are still running."),
+            "wins; per node touched and per second chance sampling leads only early, while CFR's "
+            "first iterations are still running."),
         "alt": (
             "Three log-log panels of exploitability for CFR and chance sampling: against "
             "iterations CFR falls far faster; against nodes touched chance sampling is lower early "
-            "and CFR after they cross; against seconds CFR ends far lower."),
+            "and CFR after they cross; against seconds the same, CFR ending far lower."),
     },
     ("05_chance_sampling.ipynb", "56254830"): {
         "name": "fig-ch05-public-chance-sampling",
@@ -285,11 +285,12 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "The recorded long runs of CFR and the three samplers on Leduc (top) and on Bluff with "
             "one six-sided die each (bottom), against nodes touched (left) and seconds (right). Per "
             "node external sampling beats chance sampling on both games and outcome sampling is "
-            "the slowest; per second full-width CFR is far ahead."),
+            "the slowest; per second CFR leads on Leduc throughout and on Bluff once its first "
+            "iterations are done."),
         "alt": (
-            "Four log-log panels of exploitability for CFR, chance, external and outcome sampling. "
-            "Against nodes the samplers start ahead, then CFR falls steeply; outcome sampling "
-            "stays highest. Against seconds CFR falls first and ends lowest."),
+            "Four log-log panels of exploitability for CFR and three samplers. Against nodes the "
+            "samplers start ahead, then CFR falls steeply; outcome sampling stays highest. Against "
+            "seconds CFR ends lowest: on Leduc it falls first, on Bluff after the samplers."),
     },
     ("06_monte_carlo_cfr.ipynb", "c026"): {
         "name": "fig-ch06-bluff-state-api",
