@@ -51,7 +51,7 @@ OKABE_ITO = {"orange": "#E69F00", "sky blue": "#56B4E9", "bluish green": "#009E7
 deficiency can still tell apart (yellow is left out of line plots: too pale on white)."""
 
 PALETTE = {**OKABE_ITO, "wine": "#882255"}
-"""The colours of the figures: Okabe-Ito and, for chapter 12's eighth hue, Paul Tol's wine, which
+"""The colours of the figures: Okabe-Ito and, for chapter 13's eighth hue, Paul Tol's wine, which
 stays apart from all of them for readers with protanopia, deuteranopia or tritanopia
 (``tests/test_plotting.py`` measures it)."""
 
@@ -68,7 +68,7 @@ VARIANT_STYLES: dict[str, PlotStyle] = {
     "Linear CFR": {"color": OKABE_ITO["orange"], "ls": (0, (5, 1.5, 1, 1.5, 1, 1.5)),
                    "marker": ">"},
     "PCFR+": {"color": OKABE_ITO["sky blue"], "ls": (0, (8, 2, 2, 2)), "marker": "X"},
-    # chapter 12: beside CFR+, DCFR and PCFR+, each frontier variant a hue of its own
+    # chapter 13: beside CFR+, DCFR and PCFR+, each frontier variant a hue of its own
     "DCFR+": {"color": OKABE_ITO["orange"], "ls": "-.", "marker": "h"},
     "PDCFR+": {"color": OKABE_ITO["reddish purple"], "ls": (0, (5, 1, 1, 1, 1, 1)), "marker": "p"},
     "SAPCFR+": {"color": OKABE_ITO["blue"], "ls": ":", "marker": "d", "mfc": "white"},
@@ -76,12 +76,12 @@ VARIANT_STYLES: dict[str, PlotStyle] = {
     "RTCFR+": {"color": OKABE_ITO["black"], "ls": "-", "marker": "1"},
     # chapters 1 and 4: Hedge as the local regret minimizer (called "Hedge" on a matrix game)
     "Hedge-CFR": {"color": OKABE_ITO["orange"], "ls": (0, (3, 1, 1, 1)), "marker": "4"},
-    # subgame solving (chapter 13); the blueprint is drawn as "CFR+", the solver that made it
+    # subgame solving (chapter 14); the blueprint is drawn as "CFR+", the solver that made it
     "unsafe": {"color": OKABE_ITO["black"], "ls": ":", "marker": "x"},
     "re-solve": {"color": OKABE_ITO["blue"], "ls": "--", "marker": "s", "mfc": "white"},
     "maxmargin": {"color": OKABE_ITO["orange"], "ls": "-.", "marker": "D"},
     "reach": {"color": OKABE_ITO["reddish purple"], "ls": "-", "marker": "o"},
-    # chapter 14: Deep CFR beside tabular external sampling (ES-MCCFR above)
+    # chapter 15: Deep CFR beside tabular external sampling (ES-MCCFR above)
     "Deep CFR": {"color": OKABE_ITO["orange"], "ls": "-", "marker": "o"},
     "Deep CFR, unweighted": {"color": OKABE_ITO["orange"], "ls": "--", "marker": "s", "mfc": "white"},
     "Deep CFR, exact average": {"color": OKABE_ITO["orange"], "ls": ":", "marker": "^", "mfc": "white"},

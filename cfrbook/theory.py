@@ -1,4 +1,4 @@
-"""The theorems of chapters 1 and 4 as computations: bounds, and the quantities they bound.
+"""The theorems of chapters 1 and 5 as computations: bounds, and the quantities they bound.
 
 * :func:`regret_matching_bound`: ``max_a R^T(a) <= Delta sqrt(|A| T)`` for regret matching (and
   RM+) with payoffs in a range of width ``Delta`` (Hart and Mas-Colell 2000; the potential

@@ -211,7 +211,7 @@ def test_dcfr_plus_with_the_papers_offset_agrees_with_the_papers_recursion(reque
 def test_the_dcfr_plus_offset_matters_early_and_fades_on_leduc(leduc):
     """Issue 35, item 19: the authors' ``+ 1.5`` (the default) and the paper's ``+ 1`` part by
     about 40% after 100 iterations on Leduc, a quarter after 300, and a few percent after 1000
-    (chapter 12's exercise prints the values)."""
+    (chapter 13's exercise prints the values)."""
     code, paper = DCFRPlus(leduc), DCFRPlus(leduc, offset=1.0)
     gaps = []
     for n in (100, 300, 1000):
@@ -353,7 +353,7 @@ def test_bad_parameters_name_the_parameter(kuhn, make, word):
         make(kuhn)
 
 
-# --------------------------------------------------------------- recorded data (chapter 12)
+# --------------------------------------------------------------- recorded data (chapter 13)
 @pytest.mark.parametrize("key", ["kuhn", "leduc"])
 def test_recorded_curves_agree_with_a_short_rerun(key):
     """``benchmarks/frontier_curves.py``'s data: a 50-iteration re-run gives the recorded prefix
@@ -375,7 +375,7 @@ def test_recorded_curves_agree_with_a_short_rerun(key):
 
 
 def test_chapter12_captions_state_what_the_recorded_runs_show():
-    """Issue 35, item 21: each chapter 12 caption's claim about the recorded runs, checked on
+    """Issue 35, item 21: each chapter 13 caption's claim about the recorded runs, checked on
     ``frontier_curves.json`` (the average strategy, as the figures draw it, after 1000 iterations;
     the current-strategy figure's claims on RTCFR+'s and CFR+'s current strategies)."""
     from figure_captions import FIGURES
@@ -390,7 +390,7 @@ def test_chapter12_captions_state_what_the_recorded_runs_show():
         return {name: runs[game][name][which][-1] for name in names}
 
     def caption(cell):
-        return FIGURES["12_frontier.ipynb", cell]
+        return FIGURES["13_frontier.ipynb", cell]
 
     figures = {"kuhn": "5b310bca", "leduc": "6810813e", "bluff11_3": "efd59643",
                "bluff11_4": "d2078725", "bluff11": "c8f2c166"}

@@ -5,7 +5,7 @@ the chapters' prose, in cfrlib's docstrings and comments or in the tests.
   counterfactual value of an infoset.
 - ``pi(h, z)``, ``pi_i(ha, z)``, ``xi(h, z)``: a path probability is written ``pi(h -> z)``.
 - ``c(I)``: chance's share of an infoset is ``pi_c(I)``; ``c(a)`` is outcome sampling's estimate
-  of an action's value (chapter 6).
+  of an action's value (chapter 7).
 """
 
 from __future__ import annotations

@@ -332,7 +332,7 @@ class FullWidthCFR(Solver):
         """The strategy that weighs player ``i``'s action values into infoset values: ``sigma^t``."""
         return self._sigma[i]
 
-    # Shown in the book: chapter 8.
+    # Shown in the book: chapter 9.
     def _update(self, i, regret, t):
         """``R^t`` and ``sigma^{t+1}`` from ``r^t``, by the local regret
         minimizer."""
@@ -578,7 +578,7 @@ class HedgeCFR(FullWidthCFR):
 
 
 # ----------------------------------------------------------------------------- the frontier
-# Shown in the book: chapter 12.
+# Shown in the book: chapter 13.
 @register("dcfr+")
 class DCFRPlus(FullWidthCFR):
     """DCFR+ (Xu et al., IJCAI 2024): RM+ whose regrets are discounted like DCFR's
@@ -612,7 +612,7 @@ class DCFRPlus(FullWidthCFR):
         self.offset = rule.offset
 
 
-# Shown in the book: chapter 12.
+# Shown in the book: chapter 13.
 @register("pdcfr+")
 class PDCFRPlus(FullWidthCFR):
     """PDCFR+ (Xu et al., IJCAI 2024): DCFR+'s discounted RM+ regrets, next
@@ -701,7 +701,7 @@ class RTCFRPlus(FullWidthCFR):
             self._set_reference(self._sigma)
         super()._iteration()
 
-    # Shown in the book: chapter 12.
+    # Shown in the book: chapter 13.
     def _sequence_values(self, i: int,
                          q: NDArray[np.float64]) -> NDArray[np.float64]:
         q[:-1] -= self.mu * (self._realization_plan(i)[:-1]
@@ -711,7 +711,7 @@ class RTCFRPlus(FullWidthCFR):
     def _values_strategy(self, i: int) -> NDArray[np.float64]:
         return self._unperturbed[i]
 
-    # Shown in the book: chapter 12.
+    # Shown in the book: chapter 13.
     def _update(self, i: int, regret: NDArray[np.float64], t: int) -> None:
         """RM+ on ``r^t``, then
         ``sigma-hat^{t+1} = (1 - eps |A(I)|) sigma^{t+1} + eps`` (normalised),
@@ -762,7 +762,7 @@ class APCFRPlus(FullWidthCFR):
         self._prediction_error = [np.zeros(b.num_rows) for b in blocks]      # sum ||r^tau - r^{tau-1}||^2
         self._regret_change = [np.zeros(b.num_rows) for b in blocks]         # sum ||R^tau - R^{tau-1}||^2
 
-    # Shown in the book: chapter 12.
+    # Shown in the book: chapter 13.
     def asymmetry(self, i: int) -> NDArray[np.float64]:
         """``alpha_I`` of eq. (3) at each of player ``i``'s infosets, from the sums
         so far."""
@@ -771,7 +771,7 @@ class APCFRPlus(FullWidthCFR):
                           where=change > 0.0)
         return np.minimum(np.sqrt(ratio), self.alpha_max)
 
-    # Shown in the book: chapter 12.
+    # Shown in the book: chapter 13.
     def _update(self, i: int, regret: NDArray[np.float64], t: int) -> None:
         """RM+ on ``r^t``, the two sums of eq. (3), then regret matching on
         ``R^t + r^t / (1 + alpha_I)``."""
