@@ -94,7 +94,7 @@ def test_a_wrong_weight_fails_the_bound():
 
 def test_simultaneous_updates_solution_is_cfrlibs_simultaneous_cfr():
     cfr = fresh_cfr()
-    exec(code_cell("ch2-ex2").split("\n\n\nresults")[0], cfr)
+    exec(code_cell("ch2-ex2"), cfr)
     cfr["train_simultaneous"](300)
     reference = cfrlib.CFR(games.kuhn(), alternating=False).iterate(300).average_strategy()
     assert np.abs(_strategy(cfr).probs - reference.probs).max() < 1e-9
@@ -102,7 +102,7 @@ def test_simultaneous_updates_solution_is_cfrlibs_simultaneous_cfr():
 
 def test_regret_matching_plus_solution_is_cfrlibs_cfr_plus_with_a_uniform_average():
     cfr = fresh_cfr()
-    exec(code_cell("ch2-ex3-run").split("\n\n\nfor table")[0], cfr)
+    exec(code_cell("ch2-ex3-code"), cfr)
     cfr["train_plus"](300)
     reference = cfrlib.CFRPlus(games.kuhn(), averaging="uniform").iterate(300)
     assert np.abs(_strategy(cfr).probs - reference.average_strategy().probs).max() < 1e-9
