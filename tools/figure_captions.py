@@ -67,7 +67,29 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "predictive RM+ in self-play; all fall, predictive RM+ fastest and lowest, regret "
             "matching slowest."),
     },
-    # ---------------------------------------------------------------- chapter 2
+    # ---------------------------------------------------------------- chapter 2 (new): CFR on Kuhn poker
+    ("02_cfr_on_kuhn_poker.ipynb", "ch2-infoset-figure"): {
+        "name": "fig-ch02-infoset",
+        "caption": (
+            "The betting of Kuhn poker in two of the six deals, with player 0's payoff at each end. "
+            "Player 1, holding the queen after a pass, cannot tell the two deals apart: the two "
+            "histories form one information set, `Qp`, where player 1 must act the same way."),
+        "alt": (
+            "Two small betting trees, for player 0 holding the jack and the king, player 1 the "
+            "queen; a dashed arc joins player 1's two nodes after a pass, labelled as one "
+            "information set Qp."),
+    },
+    ("02_cfr_on_kuhn_poker.ipynb", "ch2-curve"): {
+        "name": "fig-ch02-exploitability",
+        "caption": (
+            "Exploitability of the average strategy of the chapter's CFR on Kuhn poker against "
+            r"iterations, on log-log axes, with a $1/\sqrt{T}$ line (dashed) for the slope: the "
+            "curve falls faster than the line."),
+        "alt": (
+            "Log-log plot of exploitability against iterations from 1 to 5000: the CFR curve falls "
+            "steeply from about 0.5, below a dashed reference line of slope minus one half."),
+    },
+    # ---------------------------------------------------------------- chapter 2 (old): extensive-form games
     ("02_extensive_form_games.ipynb", "cell-007"): {
         "name": "fig-ch02-kuhn-tree",
         "caption": (
