@@ -56,23 +56,24 @@ def behaviour_strategy(tree: Tree, x: NDArray[np.float64], player: int) -> NDArr
 # Shown in the book: chapter 3.
 def counterfactual_values(tree, probs, player, opponent_reach=None,
                           best_response=False):
-    """Counterfactual action values ``q_i(I, a)`` of every sequence of player
-    ``i``.
+    """Counterfactual action values of every sequence ``(I, a)`` of player ``i``.
 
-    ``q_i(I, a) = sum_{h in I} sum_{z below ha}
+    ``v_i(sigma_{I->a}, I) = sum_{h in I} sum_{z below ha}
     pi_{-i}(z) * pi_i^sigma(ha -> z) * u_i(z)``, built bottom-up: each terminal
     adds ``pi_{-i}(z) u_i(z)`` to ``i``'s last sequence before it, then each
     infoset ``I`` (deepest first) adds its value
-    ``v_i(I) = sum_a sigma(I, a) q_i(I, a)`` to its parent sequence. With
-    ``best_response=True`` player ``i`` plays a best response below every infoset
-    instead, ``v_i(I) = max_a q_i(I, a)``.
+    ``v_i(sigma, I) = sum_a sigma(I, a) v_i(sigma_{I->a}, I)`` to its parent
+    sequence. With ``best_response=True`` player ``i`` plays a best response
+    below every infoset instead: the action values are the best-response values
+    ``q_i(I, a)`` and ``v_i(I) = max_a q_i(I, a)``.
 
     ``opponent_reach`` gives ``pi_{-i}(z)`` per terminal (chance times the
     opponent's reach); by default it is computed from ``probs``. Returns
-    ``(q, v)``: ``q`` flat, of length ``num_sequences + 1`` (the last entry is
-    ``i``'s value of the whole game), and ``v`` the per-infoset values (only
-    ``i``'s infosets are filled). The pass runs on the player's block of
-    :mod:`cfrlib.sequence_form`, as the full-width solvers' does.
+    ``(q, v)``: the action values ``q``, flat, of length ``num_sequences + 1``
+    (the last entry is ``i``'s value of the whole game), and ``v`` the
+    per-infoset values (only ``i``'s infosets are filled). The pass runs on the
+    player's block of :mod:`cfrlib.sequence_form`, as the full-width solvers'
+    does.
     """
     form = sequence_form(tree)
     block = form.players[player]
@@ -91,9 +92,9 @@ def counterfactual_values(tree, probs, player, opponent_reach=None,
 
 
 def counterfactual_regrets(game: Game, strategy: StrategyLike, player: int) -> NDArray[np.float64]:
-    """``r(I, a) = q_i(I, a) - v_i(I)`` at player ``i``'s infosets (0 elsewhere): the regrets one
-    full-width CFR iteration adds when both players follow ``strategy``. An array of shape
-    ``(num_infosets, max_actions)`` in the tree's order."""
+    """``r(I, a) = v_i(sigma_{I->a}, I) - v_i(sigma, I)`` at player ``i``'s infosets (0
+    elsewhere): the regrets one full-width CFR iteration adds when both players follow
+    ``strategy``. An array of shape ``(num_infosets, max_actions)`` in the tree's order."""
     _check_player(player)
     tree = game.tree()
     q, v = counterfactual_values(tree, as_strategy(game, strategy).probs, player)

@@ -35,7 +35,7 @@ import pytest
 pytestmark = pytest.mark.wheel
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb"))
-RUN_IN_FULL = "02_extensive_form_games"   # draws the Kuhn tree, walks Leduc and Bluff: no compiled code
+RUN_IN_FULL = "03_games_and_exploitability"   # the Kuhn tree, best responses: no compiled walks
 
 
 def _clean_env() -> dict[str, str]:

@@ -89,9 +89,9 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "Log-log plot of exploitability against iterations from 1 to 5000: the CFR curve falls "
             "steeply from about 0.5, below a dashed reference line of slope minus one half."),
     },
-    # ---------------------------------------------------------------- chapter 2 (old): extensive-form games
-    ("02_extensive_form_games.ipynb", "cell-007"): {
-        "name": "fig-ch02-kuhn-tree",
+    # ---------------------------------------------------------------- chapter 3
+    ("03_games_and_exploitability.ipynb", "cell-007"): {
+        "name": "fig-ch03-kuhn-tree",
         "caption": (
             "The whole game tree of Kuhn poker, by depth. Diamonds are chance's deals, circles "
             "player 0's decisions, squares player 1's and dots the terminal histories with $u_0(z)$ "
@@ -101,30 +101,6 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "Tree diagram: chance deals J, Q or K to player 0, then one of the two other cards to "
             "player 1; below, the players' pass and bet decisions, down to payoffs from -2 to +2. "
             "Dashed arcs join histories of one infoset."),
-    },
-    ("02_extensive_form_games.ipynb", "74840b0c"): {
-        "name": "fig-ch02-regret-decomposition",
-        "caption": (
-            "The regret decomposition checked on CFR in Kuhn poker: player 0's overall regret "
-            r"$R_0^T$ (dashed) never exceeds the sum of its positive counterfactual regrets "
-            r"$\sum_I R^{T,+}(I)$, and often equals it. Both grow no faster than $\sqrt{T}$, so "
-            "the average regret goes to zero."),
-        "alt": (
-            "Line plot of player 0's regret against iterations 1 to 200: the sum of positive "
-            "infoset regrets (solid) and the overall regret (dashed) rise together with "
-            "oscillations, the dashed curve never above the solid one."),
-    },
-    # ---------------------------------------------------------------- chapter 3
-    ("03_best_response.ipynb", "a1c84eb6"): {
-        "name": "fig-ch03-value-error",
-        "caption": (
-            "CFR+ on Leduc measured against the LP's exact value $v^*$. The error of the average "
-            r"strategy's value, $|u_0(\bar\sigma^T) - v^*|$, stays under its exploitability, which "
-            "bounds it, and falls faster; only the exploitability certifies the strategy."),
-        "alt": (
-            "Log-log plot against iterations: exploitability falls steadily; the error of the "
-            "average strategy's value first rises, then falls faster and irregularly, staying "
-            "below the exploitability throughout."),
     },
     # ---------------------------------------------------------------- chapter 4
     ("04_vanilla_cfr.ipynb", "4527c4e6"): {
