@@ -129,7 +129,8 @@ class TextbookCFR:
         for (p, _), info in self.infosets.items():
             if p != player:
                 continue
-            for a in info.actions:                # R^t = R^{t-1} + r^t in vanilla CFR
+            # R^t = R^{t-1} + r^t in vanilla CFR
+            for a in info.actions:
                 info.regret[a] = self.rule.regret(info.regret[a], info.instant[a],
                                                   self.t)
             # regret matching in vanilla CFR
