@@ -23,21 +23,22 @@ distribution where ``x[parent(I)] = 0``). Likewise ``F y = f`` for player 1's pl
 
 **The LP.** The game value is ``v* = max_x min_y x^T A y`` over ``E x = e, x >= 0`` and
 ``F y = f, y >= 0``. For fixed ``x`` the inner minimum is a linear program in ``y``; replacing it
-by its dual (one free variable ``q[J]`` per infoset ``J`` of player 1, and ``q[emptyset]``) gives::
+by its dual (one free variable ``lambda[J]`` per infoset ``J`` of player 1, and ``lambda[emptyset]``)
+gives::
 
-    maximise    q[emptyset]                       (= f^T q)
-    over        x (one variable per sequence of player 0), q (free, one per infoset of player 1 and emptyset)
-    subject to  F^T q - A^T x <= 0               (one row per sequence of player 1)
+    maximise    lambda[emptyset]                  (= f^T lambda)
+    over        x (one variable per sequence of player 0), lambda (free, one per infoset of player 1 and emptyset)
+    subject to  F^T lambda - A^T x <= 0          (one row per sequence of player 1)
                 E x = e,  x >= 0.
 
 Read per sequence ``(J, b)`` of player 1, the inequality says
-``q[J] <= sum_{z ending in (J, b)} pi_c(z) u_0(z) x[seq_0(z)] + sum_{J' below (J, b)} q[J']``: ``q[J]``
-is at most what player 1's best action at ``J`` concedes, so ``q[emptyset]`` is what ``x``
-guarantees against a best response, and the LP maximises it.
+``lambda[J] <= sum_{z ending in (J, b)} pi_c(z) u_0(z) x[seq_0(z)] + sum_{J' below (J, b)} lambda[J']``:
+``lambda[J]`` is at most what player 1's best action at ``J`` concedes, so ``lambda[emptyset]`` is
+what ``x`` guarantees against a best response, and the LP maximises it.
 
 **Both players from one LP.** The dual of this LP is player 1's own LP,
-``min_{y, p} p[emptyset]`` subject to ``E^T p - A y >= 0``, ``F y = f``, ``y >= 0``: its variables
-``y`` are the multipliers of the inequality rows above. HiGHS returns them with the solution
+``min_{y, kappa} kappa[emptyset]`` subject to ``E^T kappa - A y >= 0``, ``F y = f``, ``y >= 0``:
+its variables ``y`` are the multipliers of the inequality rows above. HiGHS returns them with the solution
 (``res.ineqlin.marginals``, up to sign), so :func:`solve_lp` solves one LP and reads player 0's
 plan from the primal and player 1's from the dual, instead of building and solving a second LP
 of the same size. Strong duality makes both values equal and both plans optimal; the tests check
@@ -196,17 +197,17 @@ def solve_lp(game: Game, *, max_sequences: int = DEFAULT_MAX_SEQUENCES,
     """Solve a two-player zero-sum game exactly with the sequence-form LP; return an :class:`LPSolution`.
 
     The LP (see the module docstring for the derivation), with ``x`` player 0's realization plan,
-    ``q`` one free variable per infoset of player 1 plus one for the empty sequence, ``E x = e``
+    ``lambda`` one free variable per infoset of player 1 plus one for the empty sequence, ``E x = e``
     and ``F y = f`` the realization-plan constraints of the two players and ``A`` player 0's
     payoff matrix with chance folded in, ``A[s, t] = sum_{z: seq_0(z)=s, seq_1(z)=t} pi_c(z) u_0(z)``::
 
         v* = max_x min_y x^T A y        (F y = f, y >= 0 and E x = e, x >= 0)
-           = max_{x, q} f^T q   subject to   F^T q - A^T x <= 0,   E x = e,   x >= 0.
+           = max_{x, lambda} f^T lambda   subject to   F^T lambda - A^T x <= 0,   E x = e,   x >= 0.
 
     The second line replaces the inner minimisation over ``y`` by its LP dual. One LP gives both
-    players: its own dual is player 1's LP ``min_{y, p} e^T p`` subject to ``E^T p - A y >= 0``,
-    ``F y = f``, ``y >= 0``, and ``y`` is read from the multipliers of the inequality rows that
-    HiGHS returns with the solution. That halves the work compared with solving each player's
+    players: its own dual is player 1's LP ``min_{y, kappa} e^T kappa`` subject to
+    ``E^T kappa - A y >= 0``, ``F y = f``, ``y >= 0``, and ``y`` is read from the multipliers of
+    the inequality rows that HiGHS returns with the solution. That halves the work compared with solving each player's
     LP separately, and strong duality guarantees that both plans are optimal.
 
     Behaviour strategies come from the plans: ``sigma(I, a) = x[(I, a)] / x[parent(I)]``, computed
@@ -241,11 +242,11 @@ def solve_lp(game: Game, *, max_sequences: int = DEFAULT_MAX_SEQUENCES,
     form = linear_program(game)
     n0, n1 = form.num_sequences
     m1 = form.F.shape[0]
-    # variables: x (n0, >= 0), then q (m1, free)
+    # variables: x (n0, >= 0), then lambda (m1, free)
     A_ub = sp.hstack([-form.A.T, form.F.T], format="csr")
     A_eq = sp.hstack([form.E, sp.csr_matrix((form.E.shape[0], m1))], format="csr")
     c = np.zeros(n0 + m1)
-    c[n0] = -1.0  # minimise -q[empty]
+    c[n0] = -1.0  # minimise -lambda[empty]
     bounds = np.array([(0.0, None)] * n0 + [(None, None)] * m1, dtype=object)
     build_seconds = time.perf_counter() - start
 

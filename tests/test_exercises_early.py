@@ -1,10 +1,10 @@
-"""The implement-it-yourself exercises of chapters 1 and 4, chapter 3's by hand, and cfrbook.theory
+"""The implement-it-yourself exercises of chapters 1 and 4, chapter 5's by hand, and cfrbook.theory
 behind their proofs.
 
 Each exercise's folded solution (the first ```python block of its ``{solution}``) is run exactly as
 the chapter shows it (tests/notebook_code.py) and compared with cfrlib: both are deterministic, so
 they must agree to 1e-12. The theory checks compare two independent computations: the identities
-of chapter 4's proof sketches (Zinkevich et al. 2007; Burch, Moravcik and Schmid 2019) and the
+of chapter 5's proof sketches (Zinkevich et al. 2007; Burch, Moravcik and Schmid 2019) and the
 zero-sum special case of the general-sum regret-matching run with cfrlib.run_regret_matching.
 """
 
@@ -88,15 +88,25 @@ def test_ch4_cfr_matches_the_fast_engine_on_kuhn(ch4):
     assert gap <= TOL
 
 
-# ----------------------------------------------------------------------------- chapter 3
-def test_ch2_mixed_to_behaviour_by_hand():
-    """Chapter 3's exercise computed by hand: the mixture (1/2 bets the king, 1/3 passes and calls,
+# ----------------------------------------------------------------------------- chapter 5
+def test_ch5_mixed_to_behaviour_by_hand():
+    """Chapter 5's exercise computed by hand: the mixture (1/2 bets the king, 1/3 passes and calls,
     1/6 passes and folds) plays bet at K with probability 1/2 and, given that it passed the king,
     calls with probability (1/3) / (1/2) = 2/3. The folded solution's code, run as printed, gives
     these numbers from cfrlib's realization plans."""
-    ns = run_solution("02_extensive_form_games.ipynb", "ch2-mixed-to-behaviour")
+    ns = run_solution("05_why_cfr_works.ipynb", "ch5-mixed-to-behaviour")
     assert ns["bet_at_K"] == pytest.approx(1 / 2, abs=1e-15)
     assert ns["bet_at_Kpb"] == pytest.approx(2 / 3, abs=1e-15)
+
+
+def test_ch5_weak_duality_by_hand():
+    """Chapter 5's duality exercise: max 3 x1 + 2 x2 (x1 + x2 <= 4, x1 + 3 x2 <= 6, x >= 0) has the
+    value 12 at x = (4, 0), certified by the dual point y = (3, 0); the folded solution's code
+    solves both LPs and prints 12 twice."""
+    ns = run_solution("05_why_cfr_works.ipynb", "ch5-weak-duality")
+    assert -ns["primal"].fun == pytest.approx(12.0, abs=1e-9)
+    assert ns["dual"].fun == pytest.approx(12.0, abs=1e-9)
+    np.testing.assert_allclose(ns["primal"].x, [4.0, 0.0], atol=1e-9)
 
 
 # ----------------------------------------------------------------------------- cfrbook.theory

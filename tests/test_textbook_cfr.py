@@ -5,26 +5,28 @@ import pytest
 
 from cfrlib import Strategy, games
 from cfrlib.solvers.fullwidth import CFR, DCFR, CFRPlus, LinearCFR, PredictiveCFRPlus
+from cfrlib.textbook import rules
 from cfrlib.textbook.cfr import TextbookCFR
 from toy_games import RandomGame
 
-# engine preset -> the textbook flags that implement it the textbook way. LCFR is R += t r^t in
-# the textbook and DCFR(1, 1, 1) in the engine; CFR+ clips with max(., 0) in the textbook and is
-# DCFR(inf, -inf, 1) in the engine: equal results show these members of the DCFR family.
+# engine preset -> the textbook's local rule and options that implement it the textbook way. LCFR
+# is R += t r^t in the textbook and DCFR(1, 1, 1) in the engine; CFR+ clips with max(., 0) in the
+# textbook and is DCFR(inf, -inf, 1) in the engine: equal results show these members of the DCFR
+# family.
 PRESETS = {
     "CFR": (lambda g: CFR(g), {}),
     "CFR simultaneous": (lambda g: CFR(g, alternating=False), dict(alternating=False)),
-    "CFR+": (lambda g: CFRPlus(g), dict(plus=True, gamma=1)),
-    "CFR+ quadratic": (lambda g: CFRPlus(g, "quadratic"), dict(plus=True, gamma=2)),
-    "Linear CFR": (lambda g: LinearCFR(g), dict(linear=True, gamma=1)),
-    "DCFR": (lambda g: DCFR(g), dict(discount=(1.5, 0.0), gamma=2)),
+    "CFR+": (lambda g: CFRPlus(g), dict(rule=rules.cfr_plus())),
+    "CFR+ quadratic": (lambda g: CFRPlus(g, "quadratic"), dict(rule=rules.cfr_plus(2))),
+    "Linear CFR": (lambda g: LinearCFR(g), dict(rule=rules.linear_cfr())),
+    "DCFR": (lambda g: DCFR(g), dict(rule=rules.dcfr())),
     "DCFR simultaneous": (lambda g: DCFR(g, alternating=False),
-                          dict(discount=(1.5, 0.0), gamma=2, alternating=False)),
-    "PCFR+": (lambda g: PredictiveCFRPlus(g), dict(plus=True, predictive=True, gamma=2)),
+                          dict(rule=rules.dcfr(), alternating=False)),
+    "PCFR+": (lambda g: PredictiveCFRPlus(g), dict(rule=rules.pcfr_plus())),
     "CFR, pruning": (lambda g: CFR(g, count_pruned=True), dict(pruning=True)),
     "CFR+ simultaneous, pruning": (lambda g: CFRPlus(g, alternating=False, count_pruned=True),
-                                   dict(plus=True, gamma=1, alternating=False, pruning=True)),
-    "DCFR, pruning": (lambda g: DCFR(g, count_pruned=True), dict(discount=(1.5, 0.0), gamma=2, pruning=True)),
+                                   dict(rule=rules.cfr_plus(), alternating=False, pruning=True)),
+    "DCFR, pruning": (lambda g: DCFR(g, count_pruned=True), dict(rule=rules.dcfr(), pruning=True)),
 }
 
 GAMES = {"kuhn": games.kuhn, "leduc": games.leduc}
@@ -68,10 +70,24 @@ def test_linear_cfr_regrets_are_the_t_weighted_sum_rescaled():
     game = games.kuhn()
     T = 9
     engine = LinearCFR(game).iterate(T)
-    textbook = TextbookCFR(game, linear=True, gamma=1).iterate(T)
+    textbook = TextbookCFR(game, rules.linear_cfr()).iterate(T)
     tree = game.tree()
     for (p, key), info in textbook.infosets.items():
         row = engine.cumulative_regret()[tree.infoset_index(p, key)]
         weighted = [info.regret[a] for a in info.actions]
         assert np.allclose(row[:len(weighted)] * (T + 1), weighted, rtol=1e-12, atol=1e-12)
 
+
+
+@pytest.mark.parametrize("flags, rule", [
+    (dict(plus=True, gamma=1), rules.cfr_plus()), (dict(linear=True, gamma=1), rules.linear_cfr()),
+    (dict(discount=(1.5, 0.0), gamma=2), rules.dcfr()),
+    (dict(plus=True, predictive=True, gamma=2), rules.pcfr_plus())])
+def test_the_older_keywords_name_the_same_rules(flags, rule):
+    """``TextbookCFR(game, plus=True, gamma=1)`` is ``TextbookCFR(game, rules.cfr_plus())`` bit for
+    bit; a combination no preset uses is refused."""
+    game = games.kuhn()
+    by_flags, by_rule = TextbookCFR(game, **flags).iterate(20), TextbookCFR(game, rule).iterate(20)
+    assert by_flags.average_strategy() == by_rule.average_strategy()
+    with pytest.raises(ValueError, match="no textbook rule"):
+        TextbookCFR(game, plus=True, linear=True)

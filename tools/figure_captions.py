@@ -103,18 +103,6 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "Dashed arcs join histories of one infoset."),
     },
     # ---------------------------------------------------------------- chapter 4
-    ("04_vanilla_cfr.ipynb", "4527c4e6"): {
-        "name": "fig-ch04-regret-trace",
-        "caption": (
-            "The steps of CFR's convergence proof measured on Kuhn poker. Left: each player's "
-            r"overall regret $R_i^T$ lies at or under the sum of its infoset regrets, far below "
-            "Zinkevich et al.'s bound (dashed grey); right: with simultaneous updates NashConv "
-            r"equals $(R_0^T + R_1^T)/T$, with alternating updates it lies below it."),
-        "alt": (
-            "Two log-log panels against iterations. Left: both players' overall regrets and "
-            "their infoset sums grow slowly, close together, far under a dashed bound line. Right: "
-            "NashConv and average regret fall; alternating NashConv is lowest."),
-    },
     ("04_vanilla_cfr.ipynb", "cell-018"): {
         "name": "fig-ch04-cfr-convergence",
         "caption": (
@@ -182,6 +170,42 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "Log-log plot of exploitability against iterations on Kuhn poker: CFR falls fastest; "
             "Hedge-CFR at eight times the safe rate follows above it; Hedge-CFR at the safe rate "
             "stays far above both."),
+    },
+    # ---------------------------------------------------------------- chapter 5 (why CFR works)
+    ("05_why_cfr_works.ipynb", "74840b0c"): {
+        "name": "fig-ch05-regret-decomposition",
+        "caption": (
+            "The regret decomposition checked on CFR in Kuhn poker: player 0's overall regret "
+            r"$R_0^T$ (dashed) never exceeds the sum of its positive counterfactual regrets "
+            r"$\sum_I R^{T,+}(I)$, and often equals it. Both grow no faster than $\sqrt{T}$, so "
+            "the average regret goes to zero."),
+        "alt": (
+            "Line plot of player 0's regret against iterations 1 to 200: the sum of positive "
+            "infoset regrets (solid) and the overall regret (dashed) rise together with "
+            "oscillations, the dashed curve never above the solid one."),
+    },
+    ("05_why_cfr_works.ipynb", "4527c4e6"): {
+        "name": "fig-ch05-regret-trace",
+        "caption": (
+            "The steps of CFR's convergence proof measured on Kuhn poker. Left: each player's "
+            r"overall regret $R_i^T$ lies at or under the sum of its infoset regrets, far below "
+            "Zinkevich et al.'s bound (dashed grey); right: with simultaneous updates NashConv "
+            r"equals $(R_0^T + R_1^T)/T$, with alternating updates it lies below it."),
+        "alt": (
+            "Two log-log panels against iterations. Left: both players' overall regrets and "
+            "their infoset sums grow slowly, close together, far under a dashed bound line. Right: "
+            "NashConv and average regret fall; alternating NashConv is lowest."),
+    },
+    ("05_why_cfr_works.ipynb", "a1c84eb6"): {
+        "name": "fig-ch05-value-error",
+        "caption": (
+            "CFR+ on Leduc measured against the LP's exact value $v^*$. The error of the average "
+            r"strategy's value, $|u_0(\bar\sigma^T) - v^*|$, stays under its exploitability, which "
+            "bounds it, and falls faster; only the exploitability certifies the strategy."),
+        "alt": (
+            "Log-log plot against iterations: exploitability falls steadily; the error of the "
+            "average strategy's value first rises, then falls faster and irregularly, staying "
+            "below the exploitability throughout."),
     },
     # ---------------------------------------------------------------- chapter 6
     ("06_chance_sampling.ipynb", "c017"): {

@@ -1,16 +1,12 @@
 """Counterfactual regret minimization by plain recursion over the game's histories.
 
-This is chapters 4, 8 and 9 written the way the math reads: one recursive walk of the state API
-(:class:`cfrlib.game.State`) per player and iteration, one :class:`InfoSet` of dictionaries per
-information set. The variants are small, clearly marked changes switched on by flags:
+This is chapter 4's vanilla CFR written the way the math reads: one recursive walk of the state
+API (:class:`cfrlib.game.State`) per player and iteration, one :class:`InfoSet` of dictionaries
+per information set. The variants of the later chapters (CFR+, Linear CFR, DCFR, predictive CFR+)
+change only the *local rule* at each infoset, passed in as ``rule``
+(:mod:`cfrlib.textbook.rules`): how the stored regret absorbs ``r^t``, which strategy is played
+from it, and the weight ``w_t`` of the average. Two options concern the walk, not the rule:
 
-* ``plus``: regret matching+, ``R^t = max(R^{t-1} + r^t, 0)`` (CFR+);
-* ``linear``: iteration ``t``'s regret counts ``t`` times, ``R^T = sum_t t r^t`` (Linear CFR);
-* ``discount=(alpha, beta)``: after each iteration, multiply positive ``R`` by
-  ``t^alpha / (t^alpha + 1)`` and negative ``R`` by ``t^beta / (t^beta + 1)`` (DCFR);
-* ``predictive``: play regret matching on ``R^t + r^t`` (predictive CFR+);
-* ``gamma``: iteration ``t`` adds to the average strategy with weight ``t^gamma``
-  (0 uniform, 1 linear, 2 quadratic);
 * ``alternating``: player 0 updates, then player 1 walks against player 0's new strategy;
   otherwise both update after one walk with ``sigma^t``;
 * ``pruning``: skip the subtree below a node where no update can happen (the two-phase cut).
@@ -22,7 +18,7 @@ the tests check that the two agree to 1e-12.
 from __future__ import annotations
 
 from ..game import Game, State
-from .regret_matching import regret_matching
+from . import rules
 
 
 # Shown in the book: chapter 4.
@@ -48,14 +44,15 @@ class InfoSet:
 
 
 class TextbookCFR:
-    """Vanilla CFR and its variants (see the module docstring for the flags)."""
+    """Vanilla CFR, or the variant whose local ``rule`` is given (see the module
+    docstring). The keywords ``plus``, ``linear``, ``discount``, ``predictive`` and
+    ``gamma`` are the older spelling of the rules (:func:`rules.from_flags`)."""
 
-    def __init__(self, game: Game, *, plus: bool = False, linear: bool = False,
-                 discount: tuple[float, float] | None = None, predictive: bool = False,
-                 gamma: float = 0.0, alternating: bool = True, pruning: bool = False) -> None:
+    def __init__(self, game: Game, rule: rules.LocalRule = rules.VANILLA, *,
+                 alternating: bool = True, pruning: bool = False, **flags) -> None:
         self.game = game
-        self.plus, self.linear, self.discount, self.predictive = plus, linear, discount, predictive
-        self.gamma, self.alternating, self.pruning = gamma, alternating, pruning
+        self.rule = rules.from_flags(**flags) if flags else rule
+        self.alternating, self.pruning = alternating, pruning
         self.infosets: dict[tuple[int, str], InfoSet] = {}            # (player, key) -> InfoSet
         self.t = 0
         self.nodes_touched = 0
@@ -64,7 +61,7 @@ class TextbookCFR:
     def iterate(self, iterations: int = 1) -> TextbookCFR:
         for _ in range(iterations):
             self.t += 1
-            self.weight = self.t ** self.gamma    # w_t = t^gamma
+            self.weight = self.rule.weight(self.t)    # w_t
             root = self.game.initial_state()
             if self.alternating:
                 for i in (0, 1):
@@ -121,31 +118,23 @@ class TextbookCFR:
             for a in info.actions:
                 # r(I, a) += pi_{-i}(h) (u_i(ha) - u_i(h))
                 info.instant[a] += others(i) * sign * (value[a] - v)
+                # S(I, a) += w_t pi_i(h) sigma(I, a); w_t = 1 in vanilla CFR
                 info.strategy_sum[a] += self.weight * reach[i] * info.strategy[a]
         return v
 
     # Shown in the book: chapters 4, 8, 9.
     def update(self, player: int) -> None:
         """Turn this iteration's ``r^t`` into ``R^t`` and the next strategy
-        ``sigma^{t+1}``."""
-        t = self.t
+        ``sigma^{t+1}``, by the rule at every infoset of ``player``."""
         for (p, _), info in self.infosets.items():
             if p != player:
                 continue
+            # R^t = R^{t-1} + r^t in vanilla CFR
             for a in info.actions:
-                r = info.instant[a] * (t if self.linear else 1.0)  # Linear CFR
-                info.regret[a] += r               # R^t = R^{t-1} + r^t
-                if self.plus:                     # CFR+: clip at 0
-                    info.regret[a] = max(info.regret[a], 0.0)
-                if self.discount:
-                    alpha, beta = self.discount   # DCFR: discount by sign
-                    e = alpha if info.regret[a] >= 0.0 else beta
-                    info.regret[a] *= t ** e / (t ** e + 1.0)
-            if self.predictive:                   # predict r^{t+1} by r^t
-                guess = {a: info.regret[a] + info.instant[a] for a in info.actions}
-                info.strategy = regret_matching(guess)
-            else:
-                info.strategy = regret_matching(info.regret)
+                info.regret[a] = self.rule.regret(info.regret[a], info.instant[a],
+                                                  self.t)
+            # regret matching in vanilla CFR
+            info.strategy = self.rule.strategy(info.regret, info.instant)
             info.instant = {a: 0.0 for a in info.actions}
 
     def average_strategy(self) -> dict[tuple[int, str], dict[str, float]]:
