@@ -80,13 +80,18 @@ def _module_files(module: str) -> list[tuple[str, Path]]:
             for path in sorted(origin.parent.glob("*.py"))]
 
 
+def _is_docstring(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str))
+
+
 def _without_docstrings(node: ast.AST) -> ast.AST:
+    """``node`` without its docstrings: every bare string statement of every body (a module's,
+    a class's, a function's, and the attribute docstrings under constants)."""
     for child in ast.walk(node):
         body = getattr(child, "body", None)
-        if (isinstance(child, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-                and body and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)):
-            child.body = body[1:] or [ast.Pass()]
+        if isinstance(body, list) and any(_is_docstring(s) for s in body):
+            child.body = [s for s in body if not _is_docstring(s)] or [ast.Pass()]
     return node
 
 

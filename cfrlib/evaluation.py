@@ -53,7 +53,7 @@ def behaviour_strategy(tree: Tree, x: NDArray[np.float64], player: int) -> NDArr
     return np.where((tree.infoset_player == player)[:, None], probs, 0.0)
 
 
-# Shown in the book: chapters 3, 5.
+# Shown in the book: chapter 5.
 def counterfactual_values(tree, probs, player, opponent_reach=None,
                           best_response=False):
     """Counterfactual action values of every sequence ``(I, a)`` of player ``i``.

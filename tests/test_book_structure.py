@@ -89,11 +89,25 @@ def test_the_first_runnable_cfr_comes_early():
         f"at most {FIRST_CFR_LIMIT}")
 
 
-def test_the_newcomers_path_through_dcfr_is_at_most_24000_words():
+def _newcomers_words() -> int:
     chapters = book_words.report()["chapters"]
     last = next(k for k, c in enumerate(chapters) if "discounted" in c["file"])
-    total = sum(c["main"] for c in chapters[:last + 1])
-    assert total <= NEWCOMER_PATH_LIMIT, f"{total} words of main path through DCFR"
+    return sum(c["main"] for c in chapters[:last + 1])
+
+
+def test_the_newcomers_path_through_dcfr_is_at_most_24000_words():
+    assert _newcomers_words() <= NEWCOMER_PATH_LIMIT, f"{_newcomers_words()} words of main path through DCFR"
+
+
+def test_the_introduction_says_how_long_the_newcomers_path_is():
+    """Its words within 2% of the count, and its hours those words take at 100 words a minute."""
+    text = (book_words.ROOT / "chapters" / "00_introduction.md").read_text()
+    said = re.search(r"about ([\d,]+) words of prose, some (\w+) hours at 100 words a", text)
+    assert said, "the introduction no longer says how long the newcomer's path is"
+    words = _newcomers_words()
+    assert abs(int(said.group(1).replace(",", "")) - words) <= 0.02 * words, (said.group(1), words)
+    hours = ["one", "two", "three", "four", "five", "six"][round(words / 100 / 60) - 1]
+    assert said.group(2) == hours, (said.group(2), words)
 
 
 _EXERCISE_BEFORE_REF = re.compile(r"[Ee]xercises?\s+\{(?:ref|numref)\}`[\w-]+`")
