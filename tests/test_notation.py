@@ -22,6 +22,11 @@ RETIRED = {
     "a path probability written (h, z) (use h -> z, or h \\to z)":
         re.compile(r"(?:pi|xi)[^\s(]{0,16}\((?:ha?|z\[h\]), ?z\)"),
     "chance's share of an infoset written c(I) (use pi_c(I))": re.compile(r"(?<![A-Za-z\\_])c\(I\)"),
+    "regret matching+'s stored value written R_+ (use Q^t; R^{T,+} is the positive part of R^T)":
+        re.compile(r"R_\{?\+"),
+    "the parent sequence written p(I) (use parent(I))": re.compile(r"(?<![A-Za-z\\_])p\(I\)"),
+    "outcome sampling's floor or the bound's sampling constant written delta (use xi_min, q_min)":
+        re.compile(r"\\delta_i\b|\\delta\s*=\s*\\min"),
 }
 
 
@@ -45,12 +50,13 @@ def test_no_retired_notation():
 
 
 @pytest.mark.parametrize("text", ["v_i(ha)", r"\pi^\sigma(h, z)", r"\pi^{\sigma}_i(ha, z)", "xi(h, z)",
-                                  "$c(I)$"])
+                                  "$c(I)$", "R_+(a)", "R_{+}^T", "x(p(I))", r"q(z) \ge \delta_i"])
 def test_the_check_sees_each_retired_form(text):
     assert any(pattern.search(text) for pattern in RETIRED.values())
 
 
 @pytest.mark.parametrize("text", ["v_i(\\sigma, I)", r"\pi^\sigma(h \to z)", "u_i(ha)", "pi_i(h -> z)",
-                                  r"\pi_c(I)", "pi_c(I)", "c(a^*)"])
+                                  r"\pi_c(I)", "pi_c(I)", "c(a^*)", "R^{T,+}(I, a)", r"\mathrm{parent}(I)",
+                                  r"\delta_t", "Q^t(a)"])
 def test_the_check_lets_the_current_forms_pass(text):
     assert not any(pattern.search(text) for pattern in RETIRED.values())
