@@ -22,7 +22,7 @@ round size that keeps the fixed cost at 5% of a round. Before the timed rounds, 
 iterations (which also measure the fixed cost alone) load the compiled walks on every worker, and
 one serial iteration loads them in the driver.
 
-``--write-data`` writes ``cfrbook/data/distributed.json`` (chapter 11 reads it). Iterations, nodes
+``--write-data`` writes ``cfrbook/data/distributed.json`` (chapter 12 reads it). Iterations, nodes
 touched and exploitability are reproducible bit for bit (seeded); seconds are not.
 """
 
@@ -109,7 +109,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="fewer rounds")
     parser.add_argument("--iterations-per-round", type=int, default=DEFAULT_ITERATIONS_PER_ROUND,
                         help="iterations per round (default: the solver's, %(default)s)")
-    parser.add_argument("--write-data", action="store_true", help=f"write {DATA.name} for chapter 11")
+    parser.add_argument("--write-data", action="store_true", help=f"write {DATA.name} for chapter 12")
     args = parser.parse_args()
     started, load_before = time.perf_counter(), os.getloadavg()
     results, per_round = {}, args.iterations_per_round

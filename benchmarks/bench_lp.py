@@ -13,7 +13,7 @@ their time counts iterations only (the checks are not counted, the overshoot of 
 most 10%) and a target not reached within the budget (CPU seconds, checks included) is
 reported as such. "Exact" means exploitability <= 1e-12, where the LP's solutions land
 (1e-15 to 1e-16) and floating-point evaluation stops being meaningful much below.
-``--write-data`` writes the results to ``cfrbook/data/lp_vs_cfr.json`` (chapter 9 reads it).
+``--write-data`` writes the results to ``cfrbook/data/lp_vs_cfr.json`` (chapter 10 reads it).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ METHODS = {"LP, simplex": "highs-ds", "LP, interior point": "highs-ipm", "CFR+":
 def make_game(key):
     from cfrbook import comparison
 
-    return comparison.make_game(key)  # the games of chapter 9's study, built the same way
+    return comparison.make_game(key)  # the games of chapter 10's study, built the same way
 
 
 def max_rss_mb():

@@ -1,4 +1,4 @@
-"""The comparison study of chapter 9: every CFR variant on every game, per iteration, per node
+"""The comparison study of chapter 10: every CFR variant on every game, per iteration, per node
 touched and per second.
 
 Run from the repository root: ``python benchmarks/comparison.py`` (about 5 to 10 minutes on two
@@ -52,7 +52,7 @@ ANCHOR_ITERATIONS = {"CFR alt.": ("CFR", 100), "OS-MCCFR": ("OS-MCCFR", 20_000),
 ANCHOR_ROUNDS = 7
 OUT = source_path("comparison")
 ABOUT = (
-    "Chapter 9's comparison. Each variant runs on each game with evaluations of the average "
+    "Chapter 10's comparison. Each variant runs on each game with evaluations of the average "
     "strategy's exploitability at the iteration counts of cfrbook.comparison.schedule. Every "
     "variant runs at least 1000 iterations and on until it has touched the node budget (the nodes "
     "1000 iterations of CFR with alternating updates touch) or reaches its iteration cap "

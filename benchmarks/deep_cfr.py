@@ -1,4 +1,4 @@
-"""Deep CFR on Leduc, measured exactly (the data of chapter 14).
+"""Deep CFR on Leduc, measured exactly (the data of chapter 15).
 
 Run from the repository root: ``nice -n 10 python benchmarks/deep_cfr.py``. Two runs of
 :class:`cfrlib.deep_cfr.DeepCFR` with the configuration ``CONFIG``, side by side on the two cores:
@@ -9,7 +9,7 @@ as a Deep CFR traversal is), tabular ``cfrlib.ExternalSamplingMCCFR`` on Leduc (
 on the same game with suits merged (``suit_isomorphism=True``, 288 infosets: what the networks'
 features give for free). Last, the spread of the exploitability over ``SEEDS`` at the first
 checkpoints, which ``tests/test_deep_cfr.py`` uses as its tolerance when it re-runs them; and
-chapter 14's small configuration on Kuhn poker (``--only kuhn`` re-records that part alone).
+chapter 15's small configuration on Kuhn poker (``--only kuhn`` re-records that part alone).
 
 (``cfrlib.deep_cfr.fit`` trains on one BLAS thread; the two runs take one core each.)
 Writes ``cfrbook/data/deep_cfr.json``.
@@ -66,7 +66,7 @@ def tabular(game: cfrlib.Game, traversals: list[int]) -> dict[str, list[float]]:
 
 
 def kuhn() -> dict[str, Any]:
-    """Chapter 14's live configuration on Kuhn poker, recorded: Deep CFR and tabular external
+    """Chapter 15's live configuration on Kuhn poker, recorded: Deep CFR and tabular external
     sampling at equal traversals (a reader's re-run on another CPU takes another path: the
     networks' float32 sums differ in the last bits, and sampling amplifies that)."""
     run = deep_cfr({**KUHN_CONFIG, "seed": 0}, KUHN_CHECKPOINTS, games.kuhn())

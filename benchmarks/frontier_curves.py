@@ -1,6 +1,6 @@
 """The frontier's variants against CFR+, DCFR and PCFR+: exploitability of the average and of the
 current strategy against iterations and seconds on Kuhn, Leduc and Bluff 1x1 with 3, 4 and 6
-sides (the data of chapter 12, "The frontier").
+sides (the data of chapter 13, "The frontier").
 
 Run from the repository root: ``python benchmarks/frontier_curves.py [--quick] [--only NAME ...]``
 (``--only`` re-runs the named variants and keeps the other recorded curves). Every variant

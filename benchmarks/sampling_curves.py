@@ -1,9 +1,9 @@
 """Exploitability against iterations, nodes touched and seconds: the sampling family against
-vanilla CFR on Leduc and Bluff 1x1 (the data of chapters 5 and 6).
+vanilla CFR on Leduc and Bluff 1x1 (the data of chapters 6 and 7).
 
 Every solver's nodes touched count the nodes its walk visits: the samplers skip what they do not
 sample, and CFR is counted as a walk that skips subtrees no player reaches (``count_pruned=True``),
-the one rule of chapters 5 and 6 for work.
+the one rule of chapters 6 and 7 for work.
 
 Run from the repository root: ``python benchmarks/sampling_curves.py [--quick]``. Each solver
 runs for a fixed number of iterations per game (about the same time on an idle machine, so the

@@ -1,4 +1,4 @@
-"""Subgame solving on Leduc against blueprints of growing quality (the data of chapter 13).
+"""Subgame solving on Leduc against blueprints of growing quality (the data of chapter 14).
 
 Run from the repository root: ``python benchmarks/subgame_study.py``. CFR+ runs on Leduc and
 stops at each count of ``CHECKPOINTS``; its average strategy is the blueprint, whose 30

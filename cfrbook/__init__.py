@@ -3,7 +3,7 @@
 What the chapters need beyond the library: the figures' look (:mod:`cfrbook.plotting`), figures
 with controls that move in the published pages too (:mod:`cfrbook.interactive`), hands against
 a solved bot in the page (:mod:`cfrbook.play_widget`), the theorems of chapters 1 and 4 as
-computations (:mod:`cfrbook.theory`), chapter 9's comparison study (:mod:`cfrbook.comparison`)
+computations (:mod:`cfrbook.theory`), chapter 10's comparison study (:mod:`cfrbook.comparison`)
 and the recorded data the chapters plot (:mod:`cfrbook.datasets`). ``import cfrlib`` loads
 none of it, nor matplotlib or ipywidgets; cfrbook imports cfrlib, never the reverse
 (ARCHITECTURE.md).

@@ -1,4 +1,4 @@
-"""Comparing CFR variants on equal terms: the study of chapter 9.
+"""Comparing CFR variants on equal terms: the study of chapter 10.
 
 The study runs every variant of :data:`VARIANTS` on every game of :data:`GAMES` and records the
 exploitability of the average strategy against three measures of work (iterations, nodes
@@ -42,7 +42,7 @@ __all__ = ["GAMES", "VARIANTS", "FRONTIER_VARIANTS", "THESIS_VARIANTS", "THESIS_
 
 SHORT_DECK_MAX_RAISES = 7
 """Raise cap per round of our Short Deck Big Leduc: 31,872 infosets, the closest of our rules
-to the thesis's 31,944 (chapter 2 shows that no cap gives that number exactly)."""
+to the thesis's 31,944 (chapter 3 shows that no cap gives that number exactly)."""
 
 _Row = tuple[int, int, float, float]  # a ConvergenceLog row: iteration, nodes, seconds, value
 
@@ -159,7 +159,7 @@ def node_budget(game: Game, iterations: int) -> int:
     return CFR(game, count_pruned=True).iterate(check_iterations(iterations)).nodes_touched
 
 
-# Shown in the book: chapter 9.
+# Shown in the book: chapter 10.
 def convergence_curve(solver: Solver, iterations: int, nodes: int | None = None,
                       growth: float = 1.25) -> ConvergenceLog:
     """Run ``solver`` and record its exploitability at the points of

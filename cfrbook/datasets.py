@@ -1,7 +1,7 @@
 """The recorded data the book's chapters plot, shipped inside the package.
 
-Some curves take minutes to compute (the comparison study of chapter 9, the long sampling runs
-of chapters 5 and 6, the LP benchmark): scripts in ``benchmarks/`` record them once into
+Some curves take minutes to compute (the comparison study of chapter 10, the long sampling runs
+of chapters 6 and 7, the LP benchmark): scripts in ``benchmarks/`` record them once into
 ``cfrbook/data/<name>.json``, and the chapters read them with :func:`load_json`, from wherever
 cfrbook is installed (a wheel carries them as package data), so a downloaded notebook runs
 outside the repository.

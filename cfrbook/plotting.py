@@ -72,12 +72,12 @@ VARIANT_STYLES: dict[str, PlotStyle] = {
     "RTCFR+": {"color": OKABE_ITO["black"], "ls": "-", "marker": "1"},
     # chapters 1 and 4: Hedge as the local regret minimizer (called "Hedge" on a matrix game)
     "Hedge-CFR": {"color": OKABE_ITO["orange"], "ls": (0, (3, 1, 1, 1)), "marker": "4"},
-    # subgame solving (chapter 13); the blueprint is drawn as "CFR+", the solver that made it
+    # subgame solving (chapter 14); the blueprint is drawn as "CFR+", the solver that made it
     "unsafe": {"color": OKABE_ITO["black"], "ls": ":", "marker": "x"},
     "re-solve": {"color": OKABE_ITO["blue"], "ls": "--", "marker": "s", "mfc": "white"},
     "maxmargin": {"color": OKABE_ITO["orange"], "ls": "-.", "marker": "D"},
     "reach": {"color": OKABE_ITO["reddish purple"], "ls": "-", "marker": "o"},
-    # chapter 14: Deep CFR beside tabular external sampling (ES-MCCFR above)
+    # chapter 15: Deep CFR beside tabular external sampling (ES-MCCFR above)
     "Deep CFR": {"color": OKABE_ITO["orange"], "ls": "-", "marker": "o"},
     "Deep CFR, unweighted": {"color": OKABE_ITO["orange"], "ls": "--", "marker": "s", "mfc": "white"},
     "Deep CFR, exact average": {"color": OKABE_ITO["orange"], "ls": ":", "marker": "^", "mfc": "white"},

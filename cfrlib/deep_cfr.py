@@ -450,7 +450,7 @@ class DeepCFR:
                     learning_rate=self.config["learning_rate"], rng=rng)
         return net, value
 
-    # Shown in the book: chapter 14.
+    # Shown in the book: chapter 15.
     def iterate(self, iterations: int = 1) -> DeepCFR:
         """Run ``iterations`` more Deep CFR iterations; returns the solver."""
         for _ in range(check_iterations(iterations)):

@@ -27,7 +27,7 @@ from .strategy import Strategy, StrategyLike, as_strategy
 from .tree import Tree
 
 
-# Shown in the book: chapter 2.
+# Shown in the book: chapter 3.
 def realization_plan(tree, probs, player) -> np.ndarray:
     """Player ``i``'s own reach of each sequence:
     ``x_i[(I, a)] = x_i[parent(I)] * sigma(I, a)``.

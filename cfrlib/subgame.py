@@ -222,7 +222,7 @@ class SubgameSolver:
         return chain
 
     # ---------------------------------------------------------------------------- gadgets
-    # Shown in the book: chapter 13.
+    # Shown in the book: chapter 14.
     def gadget(self, part: Subgame, method: str,
                player: int = 0) -> ExplicitGame:
         """The game whose equilibrium gives ``player``'s re-solved strategy in

@@ -13,7 +13,7 @@ BIB = ROOT / "references.bib"
 CHAPTERS = ROOT / "chapters"
 
 # Entries that may lack a year: the thesis slide deck carries no date (the book says so), and the
-# Rust cfr crate is cited as living software (chapter 10 names no version), so no year is right.
+# Rust cfr crate is cited as living software (chapter 11 names no version), so no year is right.
 UNDATED = {"berezovskiy_cfr", "brinkman_cfr"}
 LINK_FIELDS = ("doi", "url", "eprint")
 MIN_LINKED = 0.80

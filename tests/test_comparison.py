@@ -1,4 +1,4 @@
-"""The comparison study of chapter 9 (``cfrbook.comparison``, ``benchmarks/comparison.py``).
+"""The comparison study of chapter 10 (``cfrbook.comparison``, ``benchmarks/comparison.py``).
 
 What is checked: the study reproduces the committed data on Kuhn and on Leduc with 288
 infosets (iterations, nodes touched and exploitability exactly, every variant, both budgets),

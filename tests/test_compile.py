@@ -84,7 +84,7 @@ def test_games_without_a_fast_path_are_walked():
 
 
 def test_subclasses_that_change_the_states_are_walked():
-    class ForgetfulState(LeducState):  # forgets the first round in the second (chapter 2)
+    class ForgetfulState(LeducState):  # forgets the first round in the second (chapter 3)
         __slots__ = ()
 
         def child(self, action):

@@ -115,7 +115,7 @@ def test_the_marked_source_is_what_the_chapters_print():
 
 
 PRINTED_LINE_LIMIT = 83
-FOLDED_LINE_LIMIT = {"cfrlib.subgame.SubgameSolver.gadget": 80}   # chapter 13 folds its output
+FOLDED_LINE_LIMIT = {"cfrlib.subgame.SubgameSolver.gadget": 80}   # chapter 14 folds its output
 
 
 def test_every_printed_line_fits_the_books_code_column():

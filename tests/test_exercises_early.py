@@ -1,4 +1,4 @@
-"""The implement-it-yourself exercises of chapters 1 and 4, chapter 2's by hand, and cfrbook.theory
+"""The implement-it-yourself exercises of chapters 1 and 4, chapter 3's by hand, and cfrbook.theory
 behind their proofs.
 
 Each exercise's folded solution (the first ```python block of its ``{solution}``) is run exactly as
@@ -88,9 +88,9 @@ def test_ch4_cfr_matches_the_fast_engine_on_kuhn(ch4):
     assert gap <= TOL
 
 
-# ----------------------------------------------------------------------------- chapter 2
+# ----------------------------------------------------------------------------- chapter 3
 def test_ch2_mixed_to_behaviour_by_hand():
-    """Chapter 2's exercise computed by hand: the mixture (1/2 bets the king, 1/3 passes and calls,
+    """Chapter 3's exercise computed by hand: the mixture (1/2 bets the king, 1/3 passes and calls,
     1/6 passes and folds) plays bet at K with probability 1/2 and, given that it passed the king,
     calls with probability (1/3) / (1/2) = 2/3. The folded solution's code, run as printed, gives
     these numbers from cfrlib's realization plans."""
@@ -191,7 +191,7 @@ def test_bimatrix_rejects_bad_input():
 
 
 def test_ch5_board_weight_exercise():
-    """Exercise ch5-board-weight: every pass of public chance sampling on Leduc weights each
+    """Exercise ch6-board-weight: every pass of public chance sampling on Leduc weights each
     deal's board edge by P(b | deal) / rho(b) = (1/4) / (1/6) = 1.5."""
     solver = cfrlib.PublicChanceSamplingCFR(games.leduc())
     assert np.allclose(solver.rho, 1 / 6)

@@ -1,7 +1,7 @@
-"""The implement-it-yourself exercises of chapters 6 to 10, run as the chapters show them, and
+"""The implement-it-yourself exercises of chapters 7 to 11, run as the chapters show them, and
 the variant palette of the figures.
 
-The folded solution of chapter 6's exercise is executed exactly as printed in the notebook
+The folded solution of chapter 7's exercise is executed exactly as printed in the notebook
 (tests/notebook_code.py) and must reproduce cfrlib's external-sampling solver bit for bit with
 the same seed: both draw one uniform number per chance and opponent node, in the same order.
 """
@@ -17,12 +17,12 @@ from cfrlib import games
 from cfrlib.errors import CfrlibError
 from notebook_code import run_solution, solution_code
 
-CH6 = "06_monte_carlo_cfr.ipynb"
+CH6 = "07_monte_carlo_cfr.ipynb"
 
 
 @pytest.fixture(scope="module")
 def external_sampling_solution():
-    return run_solution(CH6, "ch6-implement-es")
+    return run_solution(CH6, "ch7-implement-es")
 
 
 def _reference_tables(game, iterations, seed):
@@ -82,13 +82,13 @@ def test_chapter6_skeleton_is_not_the_solution():
                    and "check_external_sampling(es_train)" in c.source)
     printed = "".join(o.get("text", "") for o in checker.outputs)
     assert printed.startswith("not implemented yet")
-    assert "raise NotImplementedError" not in solution_code(CH6, "ch6-implement-es")
+    assert "raise NotImplementedError" not in solution_code(CH6, "ch7-implement-es")
 
 
 def test_every_variant_of_the_comparison_has_its_own_colour_line_style_and_marker():
-    # Chapter 13's re-solved strategies share a figure only with their blueprint, CFR+: they are
+    # Chapter 14's re-solved strategies share a figure only with their blueprint, CFR+: they are
     # checked as a family of their own.
-    # Chapter 14's Deep CFR runs share one with tabular external sampling.
+    # Chapter 15's Deep CFR runs share one with tabular external sampling.
     subgame_methods = {"unsafe", "re-solve", "maxmargin", "reach"}
     deep_cfr = {"Deep CFR", "Deep CFR, unweighted", "Deep CFR, exact average", "ES-MCCFR",
                 "ES-MCCFR, suits merged"}
@@ -134,10 +134,10 @@ def test_variant_style_draws_and_names_a_bad_variant():
 
 
 def test_chapter12_step_by_hand_is_what_cfrlib_computes():
-    """Chapter 12's exercise computed by hand: R^4 = (3, 0, 1); CFR+ plays (3/4, 0, 1/4), PCFR+
+    """Chapter 13's exercise computed by hand: R^4 = (3, 0, 1); CFR+ plays (3/4, 0, 1/4), PCFR+
     (0, 0, 1), SAPCFR+ (3/5, 0, 2/5); DCFR+'s factor d_4 = 8/9. The folded solution's code, run as
     printed, gives these numbers from cfrlib's own regret minimizers."""
-    ns = run_solution("12_frontier.ipynb", "ch12-by-hand")
+    ns = run_solution("13_frontier.ipynb", "ch13-by-hand")
     assert ns["R"][0].tolist() == [3.0, 0.0, 1.0]
     assert ns["cfr_plus"] == pytest.approx([3 / 4, 0, 1 / 4], abs=1e-15)
     assert ns["pcfr_plus"] == pytest.approx([0, 0, 1], abs=1e-15)
@@ -148,7 +148,7 @@ def test_chapter12_step_by_hand_is_what_cfrlib_computes():
 @pytest.mark.parametrize("baseline, sent_up", [((0.0, 0.0), {3.0, -1.0}), ((2.5, -0.5), {1.5, 0.5}),
                                                ((3.0, -1.0), {1.0})])
 def test_ch6_baseline_exercise(baseline, sent_up):
-    """Exercise ch6-baseline: player 0 picks x (to player 1's node o, uniform, ending at 3 or -1)
+    """Exercise ch7-baseline: player 0 picks x (to player 1's node o, uniform, ending at 3 or -1)
     or y (0) uniformly (epsilon = 1); when x is drawn, the regret R(I, x) after player 0's
     trajectory is exactly the value o sent up, 2v - v. Over 40 seeds, both draws of o appear."""
     from toy_games import TupleGame
@@ -174,7 +174,7 @@ def test_ch6_baseline_exercise(baseline, sent_up):
 
 
 def test_ch6_outcome_sampling_by_hand():
-    """Exercise ch6-os-by-hand: on Kuhn with epsilon = 0.6 and sigma(K) = (1/4, 3/4), the
+    """Exercise ch7-os-by-hand: on Kuhn with epsilon = 0.6 and sigma(K) = (1/4, 3/4), the
     traversal K, Q, bet, call has xi(K) = (2/5, 3/5), q(z) = 1/20, w = 1 at K and 5/3 at Qb; K
     sends up 5/2, its regrets move by (-5/2, +5/6), and S(Qb) by (5/6, 5/6). Computed here in
     exact fractions from the game's own probabilities and payoff, then by cfrlib's textbook walk."""
@@ -218,7 +218,7 @@ def test_ch6_outcome_sampling_by_hand():
 
 
 def test_ch8_dcfr_discounts_by_hand():
-    """Exercise ch8-by-hand: regrets 2, -4, 1, 3 give R^4 = 22/9 under DCFR(1.5, 0, 2) (factors
+    """Exercise ch9-by-hand: regrets 2, -4, 1, 3 give R^4 = 22/9 under DCFR(1.5, 0, 2) (factors
     1/2, 1/2, 1/2, 8/9), 4 under CFR+ and 2 under CFR; with gamma = 2 iterations 1 and 4 get 1/30
     and 8/15 of the average's weight. The recursion is written out here, then cfrlib's minimizer
     run on it."""
@@ -246,7 +246,7 @@ def test_ch8_dcfr_discounts_by_hand():
 
 
 def test_ch9_budget_from_the_tree():
-    """Exercise ch9-budget-by-hand: Kuhn has |H| = 1 + 3 + 6 * 9 = 58 nodes, counted here on the
+    """Exercise ch10-budget-by-hand: Kuhn has |H| = 1 + 3 + 6 * 9 = 58 nodes, counted here on the
     state API; the first iteration touches 116 (CFR alt.), 58 (CFR simult.) and 2 * (2 + 9) = 22
     (chance sampling) nodes; the committed budget is at most 116,000 and buys chance sampling at
     least 116,000 / 22 iterations, CFR simult. at least 2,000."""
@@ -275,7 +275,7 @@ def test_ch9_budget_from_the_tree():
 
 
 def test_ch11_abstract_infosets_by_hand():
-    """Exercise ch11-count-infosets: six-rank Leduc has 6 * 6 + 6 * 6 * 5 * 6 = 1,116 infosets
+    """Exercise ch12-count-infosets: six-rank Leduc has 6 * 6 + 6 * 6 * 5 * 6 = 1,116 infosets
     and its one-bucket abstraction 6 + 6 * 5 * 6 = 186, counted here from the real game's infoset
     keys mapped through the bucket function, and by cfrlib's compiled abstract game."""
     from cfrlib.abstraction import abstract_game, rank_buckets

@@ -345,7 +345,7 @@ def test_schedules_hold_their_last_value_past_the_horizon():
     assert rule.discounts(20) == (20 ** 4 / (20 ** 4 + 1), 20 ** -3 / (20 ** -3 + 1))
 
 
-# --------------------------------------------------------------- recorded data (chapter 12)
+# --------------------------------------------------------------- recorded data (chapter 13)
 @pytest.mark.parametrize("key", ["kuhn", "leduc"])
 def test_recorded_curves_agree_with_a_short_rerun(key):
     """``benchmarks/frontier_curves.py``'s data: a 50-iteration re-run gives the recorded prefix

@@ -1,4 +1,4 @@
-"""plot_spread (chapters 5 and 6) draws every seeded run, their median and the reference."""
+"""plot_spread (chapters 6 and 7) draws every seeded run, their median and the reference."""
 
 import matplotlib
 

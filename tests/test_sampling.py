@@ -466,7 +466,7 @@ def test_table_strategy_lookups():
 
 @pytest.mark.slow
 def test_external_sampling_regrets_are_unbiased_on_leduc():
-    """Chapter 6 shows external sampling's regret estimates at six Leduc infosets from 3,000
+    """Chapter 7 shows external sampling's regret estimates at six Leduc infosets from 3,000
     traversals, one of them 3.3 standard errors off; this is the same check with 40,000, over every
     infoset of player 0: the mean of player 0's regret update (made by the iteration's first
     traversal) equals the exact counterfactual regret within 5 standard errors at every entry."""

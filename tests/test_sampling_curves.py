@@ -1,4 +1,4 @@
-"""The recorded curves of chapters 5 and 6 (``cfrbook/data/sampling_curves.json``) are what
+"""The recorded curves of chapters 6 and 7 (``cfrbook/data/sampling_curves.json``) are what
 ``benchmarks/sampling_curves.py`` computes: a short re-run of every solver on every game gives the
 recorded iterations, nodes touched and exploitability at the recorded evaluation points."""
 
@@ -42,7 +42,7 @@ def test_a_short_rerun_agrees_with_the_recorded_curves(game_name):
 
 
 def test_cfr_is_counted_as_a_walk_that_prunes():
-    # One rule for work in chapters 5 and 6: every solver counts the nodes its walk visits.
+    # One rule for work in chapters 6 and 7: every solver counts the nodes its walk visits.
     # The first iteration walks everything (2|H|, each player's update); later ones skip the
     # subtrees that regret matching stopped reaching.
     log = datasets.load_json("sampling_curves")["games"]["bluff11"]["CFR"]

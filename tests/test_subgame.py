@@ -190,7 +190,7 @@ def test_a_short_rerun_agrees_with_the_recorded_study():
 
 
 def test_the_chapter_exercises_computed_by_hand():
-    """Chapter 13: swapped Sell payoffs make the guess 3/4; reach against q = 0.4 guesses 0.325."""
+    """Chapter 14: swapped Sell payoffs make the guess 3/4; reach against q = 0.4 guesses 0.325."""
     assert cfrlib.solve_lp(games.coin_toss(sell=(-0.5, 0.5))).strategy["play"]["heads"] == pytest.approx(0.75)
     game = games.coin_toss()
     reach = SubgameSolver(game, coin_blueprint(game, 0.4), subgames(game, PLAY)).solve("reach")

@@ -84,7 +84,7 @@ def _unannotated(path):
 
 def test_only_the_printed_functions_and_the_numba_kernels_go_unannotated():
     """pyproject.toml lets these modules hold unannotated functions: only the four whose source
-    the chapters print (chapters 2, 3 and 8), and in the kernels only the @njit ones."""
+    the chapters print (chapters 3, 3 and 9), and in the kernels only the @njit ones."""
     printed = {"cfrlib/evaluation.py": ["counterfactual_values", "realization_plan"],
                "cfrlib/solvers/fullwidth.py": ["FullWidthCFR._update"],
                "cfrlib/solvers/regret_minimizers.py": ["_discount"]}

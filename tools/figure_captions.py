@@ -185,9 +185,9 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "Hedge-CFR at eight times the safe rate follows above it; Hedge-CFR at the safe rate "
             "stays far above both."),
     },
-    # ---------------------------------------------------------------- chapter 5
-    ("05_chance_sampling.ipynb", "c017"): {
-        "name": "fig-ch05-leduc-chance-sampling",
+    # ---------------------------------------------------------------- chapter 6
+    ("06_chance_sampling.ipynb", "c017"): {
+        "name": "fig-ch06-leduc-chance-sampling",
         "caption": (
             "Vanilla CFR and chance-sampled CFR on Leduc, against iterations (left) and nodes "
             "touched (right). Per iteration CFR wins easily; per node touched chance sampling "
@@ -197,8 +197,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "chance sampling, which runs many more iterations. Right, against nodes touched: chance "
             "sampling starts lower, the curves cross and CFR ends lower."),
     },
-    ("05_chance_sampling.ipynb", "c027"): {
-        "name": "fig-ch05-bluff-chance-sampling",
+    ("06_chance_sampling.ipynb", "c027"): {
+        "name": "fig-ch06-bluff-chance-sampling",
         "caption": (
             "CFR (with pruning) and chance sampling on Bluff with one six-sided die each, from the "
             "recorded curves, against iterations, nodes touched and seconds. Per iteration CFR "
@@ -209,8 +209,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "iterations CFR falls far faster; against nodes touched chance sampling is lower early "
             "and CFR after they cross; against seconds CFR ends far lower."),
     },
-    ("05_chance_sampling.ipynb", "56254830"): {
-        "name": "fig-ch05-public-chance-sampling",
+    ("06_chance_sampling.ipynb", "56254830"): {
+        "name": "fig-ch06-public-chance-sampling",
         "caption": (
             "Public chance sampling against chance sampling on Leduc, medians of five recorded "
             "seeds, against nodes touched (left) and seconds (right). Per node public chance "
@@ -221,8 +221,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "just above chance sampling, the two nearly meeting at the end. Against seconds, the "
             "public chance sampling curve lies far to the right."),
     },
-    ("05_chance_sampling.ipynb", "c035"): {
-        "name": "fig-ch05-bluff4-exercise",
+    ("06_chance_sampling.ipynb", "c035"): {
+        "name": "fig-ch06-bluff4-exercise",
         "caption": (
             "Solution of the exercise: CFR with pruning and chance sampling on Bluff with one "
             "four-sided die each, against nodes touched. Chance sampling keeps level only "
@@ -232,9 +232,9 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "the curves cross early, then CFR falls steadily while chance sampling flattens, "
             "ending several times higher."),
     },
-    # ---------------------------------------------------------------- chapter 6
-    ("06_monte_carlo_cfr.ipynb", "c009"): {
-        "name": "fig-ch06-sampled-regrets",
+    # ---------------------------------------------------------------- chapter 7
+    ("07_monte_carlo_cfr.ipynb", "c009"): {
+        "name": "fig-ch07-sampled-regrets",
         "caption": (
             r"One traversal's sampled regret increments $\tilde r(I, a)$ at player 0's infosets "
             "in Leduc, for chance, external and outcome sampling: the mean of 3,000 traversals "
@@ -245,8 +245,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "with bars of two standard errors around a black mark for the exact regret. The bars "
             "cover the marks; outcome sampling's are widest."),
     },
-    ("06_monte_carlo_cfr.ipynb", "c011"): {
-        "name": "fig-ch06-variance-epsilon",
+    ("07_monte_carlo_cfr.ipynb", "c011"): {
+        "name": "fig-ch07-variance-epsilon",
         "caption": (
             "Variance of one outcome-sampling traversal's estimate against the exploration "
             r"$\epsilon$, with chance and external sampling as horizontal lines; on the right, "
@@ -257,8 +257,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "variance is highest at the smallest epsilon and lowest in the middle; horizontal "
             "lines for chance and external sampling lie well below it."),
     },
-    ("06_monte_carlo_cfr.ipynb", "c013"): {
-        "name": "fig-ch06-exploration",
+    ("07_monte_carlo_cfr.ipynb", "c013"): {
+        "name": "fig-ch07-exploration",
         "caption": (
             r"Outcome sampling on Leduc for 40,000 iterations at several values of $\epsilon$ "
             "(cfrlib's default, 0.6, thick), against nodes touched, with vanilla CFR dashed. The "
@@ -268,8 +268,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "for different epsilon fall slowly and end close together; the dashed CFR curve falls "
             "much faster and ends far lower."),
     },
-    ("06_monte_carlo_cfr.ipynb", "c017"): {
-        "name": "fig-ch06-million-nodes",
+    ("07_monte_carlo_cfr.ipynb", "c017"): {
+        "name": "fig-ch07-million-nodes",
         "caption": (
             "CFR, chance sampling, external sampling and outcome sampling on Leduc, each given "
             "about a million nodes of work. External sampling leads most of the way and CFR "
@@ -279,8 +279,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "sampling lowest most of the way, CFR falling to meet it at the end, chance sampling "
             "between, outcome sampling highest."),
     },
-    ("06_monte_carlo_cfr.ipynb", "c019"): {
-        "name": "fig-ch06-recorded-curves",
+    ("07_monte_carlo_cfr.ipynb", "c019"): {
+        "name": "fig-ch07-recorded-curves",
         "caption": (
             "The recorded long runs of CFR and the three samplers on Leduc (top) and on Bluff with "
             "one six-sided die each (bottom), against nodes touched (left) and seconds (right). Per "
@@ -291,8 +291,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "Against nodes the samplers start ahead, then CFR falls steeply; outcome sampling "
             "stays highest. Against seconds CFR falls first and ends lowest."),
     },
-    ("06_monte_carlo_cfr.ipynb", "c026"): {
-        "name": "fig-ch06-bluff-state-api",
+    ("07_monte_carlo_cfr.ipynb", "c026"): {
+        "name": "fig-ch07-bluff-state-api",
         "caption": (
             "External sampling on Bluff with two four-sided dice each, a game too large for exact "
             "evaluation. Left: the infosets met so far, a fraction of the game's; right: the "
@@ -303,8 +303,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "line, well below a dashed line for all 655,360 infosets. Right: chips won per game "
             "against uniform play rise from near zero."),
     },
-    ("06_monte_carlo_cfr.ipynb", "2ffbd68f"): {
-        "name": "fig-ch06-vr-mccfr",
+    ("07_monte_carlo_cfr.ipynb", "2ffbd68f"): {
+        "name": "fig-ch07-vr-mccfr",
         "caption": (
             "Outcome sampling (OS) and VR-MCCFR on Leduc, recorded over a million iterations with "
             "five seeds each. Left: median exploitability, the seeds' range shaded; right: median "
@@ -315,8 +315,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "falls together, VR-MCCFR pulling ahead later. Right: VR-MCCFR's update variance "
             "falls steadily while OS's and the zero baseline's stay high."),
     },
-    ("06_monte_carlo_cfr.ipynb", "c032"): {
-        "name": "fig-ch06-bluff4-exercise",
+    ("07_monte_carlo_cfr.ipynb", "c032"): {
+        "name": "fig-ch07-bluff4-exercise",
         "caption": (
             "Solution of the exercise: CFR, external sampling and outcome sampling on Bluff with "
             "one four-sided die each, against nodes touched. External sampling stays close to "
@@ -326,9 +326,9 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "lowest, CFR falls faster and ends lowest with external sampling close behind, outcome "
             "sampling flattens well above both."),
     },
-    # ---------------------------------------------------------------- chapter 7
-    ("07_cfr_plus.ipynb", "c011"): {
-        "name": "fig-ch07-switch",
+    # ---------------------------------------------------------------- chapter 8
+    ("08_cfr_plus.ipynb", "c011"): {
+        "name": "fig-ch08-switch",
         "caption": (
             "One decision with two actions whose payoffs swap at iteration 50 (grey line): the "
             "probability that regret matching and regret matching+ play $b$, the action that "
@@ -339,8 +339,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "one half and drop to zero; after the switch at 50, RM+ jumps to one at once, regret "
             "matching only much later."),
     },
-    ("07_cfr_plus.ipynb", "c013"): {
-        "name": "fig-ch07-average-weights",
+    ("08_cfr_plus.ipynb", "c013"): {
+        "name": "fig-ch08-average-weights",
         "caption": (
             r"Share of the average's total weight held by the iterations up to $t$, for uniform, "
             r"linear and quadratic weights $w_t = t^\gamma$. With growing weights the early "
@@ -350,8 +350,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "diagonal, linear bends below it and quadratic lower still, so the first half of the "
             "run holds less and less of the weight."),
     },
-    ("07_cfr_plus.ipynb", "c022"): {
-        "name": "fig-ch07-which-strategy",
+    ("08_cfr_plus.ipynb", "c022"): {
+        "name": "fig-ch08-which-strategy",
         "caption": (
             r"CFR+ on Leduc: exploitability of the current strategy $\sigma^T$, of the uniform "
             r"average and of the linear average $\bar\sigma^T$. The current strategy improves, "
@@ -361,8 +361,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "uniform average fall slowly and end close together; the linear average falls much "
             "faster and ends far below both."),
     },
-    ("07_cfr_plus.ipynb", "c025"): {
-        "name": "fig-ch07-slopes",
+    ("08_cfr_plus.ipynb", "c025"): {
+        "name": "fig-ch08-slopes",
         "caption": (
             "CFR and CFR+ over 10,000 iterations on Kuhn (left) and Leduc (right), with fitted "
             r"lines (slopes in the legends) and references of slope $-1/2$ and $-1$. On Leduc CFR+ "
@@ -373,8 +373,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "On Kuhn CFR and CFR+ fall in parallel, CFR+ lower and noisier. On Leduc CFR+ falls "
             "much more steeply than CFR."),
     },
-    ("07_cfr_plus.ipynb", "a40df3fb"): {
-        "name": "fig-ch07-bounds",
+    ("08_cfr_plus.ipynb", "a40df3fb"): {
+        "name": "fig-ch08-bounds",
         "caption": (
             r"$\sqrt{T}$ times the exploitability of CFR and CFR+ on Kuhn and Leduc, against their "
             "worst-case bounds (dashed). A curve that merely met a $1/\\sqrt{T}$ bound would be "
@@ -384,8 +384,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "falls for CFR and, faster, for CFR+, while horizontal dashed bound lines sit far "
             "above both curves."),
     },
-    ("07_cfr_plus.ipynb", "c031"): {
-        "name": "fig-ch07-linear-cfr",
+    ("08_cfr_plus.ipynb", "c031"): {
+        "name": "fig-ch08-linear-cfr",
         "caption": (
             "CFR, CFR+ and Linear CFR on Kuhn and Leduc. Linear CFR keeps pace with CFR+ on Kuhn; "
             "on Leduc it improves on CFR early but falls no more steeply, and CFR+ pulls far "
@@ -395,8 +395,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "overlap, below CFR. Leduc: Linear CFR lies below CFR at a similar slope; CFR+ falls "
             "much more steeply and ends lowest."),
     },
-    ("07_cfr_plus.ipynb", "18f13337"): {
-        "name": "fig-ch07-kuhn-family",
+    ("08_cfr_plus.ipynb", "18f13337"): {
+        "name": "fig-ch08-kuhn-family",
         "caption": (
             "Where four algorithms meet Kuhn poker's family of equilibria. Left: the average "
             "strategy's bluffing frequency with the jack against its betting frequency with the "
@@ -407,9 +407,9 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "P(bet | king), all ending on a black segment from the origin. Right: implied alpha "
             "against iterations, settling at different levels."),
     },
-    # ---------------------------------------------------------------- chapter 8
-    ("08_discounted_cfr.ipynb", "c009"): {
-        "name": "fig-ch08-discount-factor",
+    # ---------------------------------------------------------------- chapter 9
+    ("09_discounted_cfr.ipynb", "c009"): {
+        "name": "fig-ch09-discount-factor",
         "caption": (
             "The discount factor $t^e/(t^e+1)$ applied after iteration $t$, for several exponents "
             "$e$. Every factor starts at one half; positive exponents approach 1, the faster the "
@@ -419,8 +419,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "e = 5, 1.5, 1 and 0.5 they rise towards 1, fastest for e = 5; e = 0 stays flat at "
             "0.5; e = -1 falls towards 0."),
     },
-    ("08_discounted_cfr.ipynb", "c016"): {
-        "name": "fig-ch08-alpha-beta-map",
+    ("09_discounted_cfr.ipynb", "c016"): {
+        "name": "fig-ch09-alpha-beta-map",
         "caption": (
             r"DCFR on Leduc after 500 iterations at every grid point of $(\alpha, \beta)$, all with "
             r"the quadratic average $\gamma = 2$, coloured by exploitability; circles mark the "
@@ -431,8 +431,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "fill the top rows and the left columns; bright, good cells fill the lower right. "
             "Circles mark CFR, Linear CFR, DCFR and CFR+."),
     },
-    ("08_discounted_cfr.ipynb", "c018"): {
-        "name": "fig-ch08-presets",
+    ("09_discounted_cfr.ipynb", "c018"): {
+        "name": "fig-ch09-presets",
         "caption": (
             "The presets of the family on Leduc, 1000 iterations each: CFR, CFR+, Linear CFR, "
             "DCFR and predictive CFR+ (PCFR+). DCFR leads throughout; CFR+ and PCFR+ follow, and "
@@ -441,8 +441,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "Log-log plot of exploitability against iterations for five presets: DCFR lowest "
             "throughout, then PCFR+ and CFR+ crossing, Linear CFR above them and CFR highest."),
     },
-    ("08_discounted_cfr.ipynb", "c022"): {
-        "name": "fig-ch08-predictive",
+    ("09_discounted_cfr.ipynb", "c022"): {
+        "name": "fig-ch09-predictive",
         "caption": (
             "CFR+, DCFR and predictive CFR+ over 3000 iterations on Kuhn (left) and Leduc "
             "(right). On Kuhn PCFR+ leaves the others far behind; on Leduc, where consecutive "
@@ -452,8 +452,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "steep straight line far below CFR+ and DCFR. Leduc: the three fall together, PCFR+ "
             "ending highest and DCFR lowest."),
     },
-    ("08_discounted_cfr.ipynb", "4d9f75d3"): {
-        "name": "fig-ch08-dcfr-bound",
+    ("09_discounted_cfr.ipynb", "4d9f75d3"): {
+        "name": "fig-ch09-dcfr-bound",
         "caption": (
             r"$\sqrt{T}$ times the exploitability of CFR+ and DCFR on Kuhn and Leduc, against the "
             r"scale $\Delta |\mathcal{I}| \sqrt{|A|}$ of the bound (dashed). Both fall, far below "
@@ -463,9 +463,9 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "CFR+ and DCFR falls on both games, far below a horizontal dashed line for the scale "
             "of the bound."),
     },
-    # ---------------------------------------------------------------- chapter 9
-    ("09_comparison.ipynb", "cell-009"): {
-        "name": "fig-ch09-thesis-ranking",
+    # ---------------------------------------------------------------- chapter 10
+    ("10_comparison.ipynb", "cell-009"): {
+        "name": "fig-ch10-thesis-ranking",
         "caption": (
             "The thesis's seven variants for 1000 iterations on Leduc with 288 infosets and on "
             "Short Deck Big Leduc, exploitability of the average strategy against iterations. "
@@ -476,8 +476,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "alt. and CFR+ fall lowest, CFR above them, simultaneous versions (dashed) higher, and "
             "OS-MCCFR flat near the top."),
     },
-    ("09_comparison.ipynb", "cell-016"): {
-        "name": "fig-ch09-nodes-touched",
+    ("10_comparison.ipynb", "cell-016"): {
+        "name": "fig-ch10-nodes-touched",
         "caption": (
             "Every variant on every game of the comparison against nodes touched: Kuhn, Leduc with "
             "288 and 936 infosets, Short Deck Big Leduc and Bluff 1x1. At equal work the sampling "
@@ -488,8 +488,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "variants with a shared legend: sampling curves start earlier; CFR+, DCFR and PCFR+ "
             "fall steepest and end lowest."),
     },
-    ("09_comparison.ipynb", "cell-020"): {
-        "name": "fig-ch09-seconds",
+    ("10_comparison.ipynb", "cell-020"): {
+        "name": "fig-ch10-seconds",
         "caption": (
             "Exploitability against seconds spent iterating, on Leduc and Bluff 1x1. The "
             "vectorized full-width variants get further in the same time than the sampling "
@@ -499,8 +499,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "Two log-log panels of exploitability against time in seconds: full-width variants "
             "fall steeply; the sampling solvers' curves run longer and stay higher."),
     },
-    ("09_comparison.ipynb", "cell-027"): {
-        "name": "fig-ch09-game-size",
+    ("10_comparison.ipynb", "cell-027"): {
+        "name": "fig-ch10-game-size",
         "caption": (
             "Exploitability after 1000 iterations of each full-width variant on each game, the "
             "games ordered by their number of infosets (hollow: simultaneous updates; diamonds: "
@@ -511,9 +511,9 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "variant's exploitability after 1000 iterations; right, relative to CFR alt.: "
             "simultaneous variants above 1, CFR+ and DCFR far below."),
     },
-    # ---------------------------------------------------------------- chapter 11
-    ("11_beyond_small_games.ipynb", "dfae78a7"): {
-        "name": "fig-ch11-abstraction-size",
+    # ---------------------------------------------------------------- chapter 12
+    ("12_beyond_small_games.ipynb", "dfae78a7"): {
+        "name": "fig-ch12-abstraction-size",
         "caption": (
             "Abstractions of six-rank Leduc with $k$ buckets per round: every abstract game is "
             "solved to the same precision (squares), but the lifted strategy's exploitability in "
@@ -524,8 +524,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "flat near 1e-4, while the lifted strategies' exploitability in the real game falls "
             "from above 1 at k = 1 to the same level at k = 6."),
     },
-    ("11_beyond_small_games.ipynb", "aa7ebc22"): {
-        "name": "fig-ch11-pathology",
+    ("12_beyond_small_games.ipynb", "aa7ebc22"): {
+        "name": "fig-ch12-pathology",
         "caption": (
             "Player 0's exploitability in six-rank Leduc as its own abstraction is refined, against "
             "an unabstracted opponent and one abstracted to a single bucket. Against the former "
@@ -536,8 +536,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "exploitability falls steeply at every step; with player 1 abstracted it stays roughly "
             "flat near 1 and rises at the last step."),
     },
-    ("11_beyond_small_games.ipynb", "45d02cbc"): {
-        "name": "fig-ch11-scaling",
+    ("12_beyond_small_games.ipynb", "45d02cbc"): {
+        "name": "fig-ch12-scaling",
         "caption": (
             "Memory (left) and time of one CFR+ iteration (right) against the number of infosets "
             "for the book's games, extrapolated along the fitted lines to heads-up limit hold'em "
@@ -547,8 +547,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "dashed fitted line that extends to a star for limit hold'em, in the memory panel far "
             "above a dotted line for this machine's 24 GiB."),
     },
-    ("11_beyond_small_games.ipynb", "be9c29da"): {
-        "name": "fig-ch11-distributed",
+    ("12_beyond_small_games.ipynb", "be9c29da"): {
+        "name": "fig-ch12-distributed",
         "caption": (
             "Distributed external sampling with two workers (recorded benchmark): exploitability "
             "after each round on Leduc and Bluff 1x1, for the serial and the distributed solver. "
@@ -559,9 +559,9 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "fall together, the distributed one a little higher on Bluff; on Leduc a third curve, "
             "merge by sum, rises instead."),
     },
-    # ---------------------------------------------------------------- chapter 12
-    ("12_frontier.ipynb", "503dc2a8"): {
-        "name": "fig-ch12-schedule-weights",
+    # ---------------------------------------------------------------- chapter 13
+    ("13_frontier.ipynb", "503dc2a8"): {
+        "name": "fig-ch13-schedule-weights",
         "caption": (
             "Weight of each iteration in the average after $T = 1000$ iterations, relative to the "
             "last one: PCFR+'s quadratic weights against HS-PCFR+'s schedule. With the schedule "
@@ -571,8 +571,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "1; HS-PCFR+'s are negligible for most of the run and rise steeply over the last few "
             "hundred iterations."),
     },
-    ("12_frontier.ipynb", "5b310bca"): {
-        "name": "fig-ch12-kuhn",
+    ("13_frontier.ipynb", "5b310bca"): {
+        "name": "fig-ch13-kuhn",
         "caption": (
             "The nine variants of the frontier on Kuhn poker (recorded runs), exploitability of the "
             "average strategy against iterations (left) and seconds (right). Every predictive "
@@ -583,8 +583,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "seconds: the light-blue predictive variants fall far below the others, one dropping "
             "to rounding error early; RTCFR+ stays highest."),
     },
-    ("12_frontier.ipynb", "6810813e"): {
-        "name": "fig-ch12-leduc",
+    ("13_frontier.ipynb", "6810813e"): {
+        "name": "fig-ch13-leduc",
         "caption": (
             "The nine variants of the frontier on Leduc, against iterations (left) and seconds "
             "(right). Here the predictions are poor, and the discounted non-predictive variants "
@@ -594,8 +594,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "seconds: the curves fall together, the orange discounted variants ending lowest, the "
             "blue predictive ones a little higher, RTCFR+ highest."),
     },
-    ("12_frontier.ipynb", "efd59643"): {
-        "name": "fig-ch12-bluff3",
+    ("13_frontier.ipynb", "efd59643"): {
+        "name": "fig-ch13-bluff3",
         "caption": (
             "The nine variants of the frontier on Bluff 1x1 with three-sided dice, against "
             "iterations (left) and seconds (right). The two scheduled variants reach rounding "
@@ -605,8 +605,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "almost vertically to rounding error early, the other variants fall steadily, RTCFR+ "
             "slowest."),
     },
-    ("12_frontier.ipynb", "d2078725"): {
-        "name": "fig-ch12-bluff4",
+    ("13_frontier.ipynb", "d2078725"): {
+        "name": "fig-ch13-bluff4",
         "caption": (
             "The nine variants of the frontier on Bluff 1x1 with four-sided dice, against "
             "iterations (left) and seconds (right). The predictive variants lead, HS-PCFR+ "
@@ -616,8 +616,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "fall fastest, one dropping to rounding error near the end; the others fall more "
             "slowly, RTCFR+ slowest."),
     },
-    ("12_frontier.ipynb", "c8f2c166"): {
-        "name": "fig-ch12-bluff6",
+    ("13_frontier.ipynb", "c8f2c166"): {
+        "name": "fig-ch13-bluff6",
         "caption": (
             "The nine variants of the frontier on Bluff 1x1 with six-sided dice, against "
             "iterations (left) and seconds (right). The variants stay close together, the "
@@ -627,8 +627,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "noisy, within about an order of magnitude of each other; the orange DCFR ends lowest "
             "and the black RTCFR+ highest."),
     },
-    ("12_frontier.ipynb", "b9d3e67c"): {
-        "name": "fig-ch12-current-strategy",
+    ("13_frontier.ipynb", "b9d3e67c"): {
+        "name": "fig-ch13-current-strategy",
         "caption": (
             "Average (solid) and current (dashed) strategies of CFR+ and RTCFR+ on five games. "
             "RTCFR+ is built so that its current strategy converges: on every game but the "
@@ -638,9 +638,9 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "RTCFR+, average solid and current dashed: RTCFR+'s current strategy drops steeply "
             "towards the end on most games."),
     },
-    # ---------------------------------------------------------------- chapter 13
-    ("13_subgame_solving.ipynb", "86e5b9e9"): {
-        "name": "fig-ch13-resolving",
+    # ---------------------------------------------------------------- chapter 14
+    ("14_subgame_solving.ipynb", "86e5b9e9"): {
+        "name": "fig-ch14-resolving",
         "caption": (
             "Exploitability on Leduc of CFR+ blueprints from one to a thousand iterations and of "
             "the strategies re-solved from them (recorded). The safe methods (re-solve, maxmargin, "
@@ -651,8 +651,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "re-solve, maxmargin and reach fall together, the safe ones slightly lower; unsafe "
             "starts lowest but flattens and ends far above."),
     },
-    ("14_deep_cfr.ipynb", "ede5516b"): {
-        "name": "fig-ch14-leduc",
+    ("15_deep_cfr.ipynb", "ede5516b"): {
+        "name": "fig-ch15-leduc",
         "caption": (
             "Deep CFR on Leduc hold'em, recorded: exploitability against traversals per player of "
             "the policy network, of the exact average of the networks' iterates and of the run "

@@ -3,7 +3,7 @@
 A cell's ``mystnb.figure`` metadata (written by tools/apply-figure-captions) makes myst-nb
 render the cell's output as a numbered figure with a caption and a target name. myst-nb 1.4
 applies it to *every* display output of the cell, though: a cell that draws a figure and then
-displays the table of numbers behind it (chapters 2, 5 and 6) would become two figures with one
+displays the table of numbers behind it (chapters 3, 6 and 7) would become two figures with one
 caption, and the second registration of the name is a "duplicate explicit target name" warning,
 an error under -W.
 

@@ -26,13 +26,13 @@ DEFAULT_OUTPUT = Path(__file__).resolve().parent.parent / "chapters" / "images" 
 NODES = {
     "rm": (0.0, 3.5, "Regret matching\nHart & Mas-Colell 2000", "chapter 1"),
     "cfr": (0.0, 2.2, "CFR\nZinkevich et al. 2007", "chapter 4"),
-    "cs": (-3.4, 0.8, "Chance sampling\nZinkevich et al. 2007", "chapter 5"),
-    "es": (-3.4, -0.5, "External sampling\nLanctot et al. 2009", "chapter 6"),
-    "os": (-3.4, -1.8, "Outcome sampling\nLanctot et al. 2009", "chapter 6"),
-    "plus": (0.0, 0.8, "CFR+\nTammelin 2014", "chapter 7"),
-    "linear": (0.0, -0.5, "Linear CFR\nBrown & Sandholm 2019", "chapter 7"),
-    "dcfr": (0.0, -1.8, "DCFR\nBrown & Sandholm 2019", "chapter 8"),
-    "pcfr": (3.6, 0.8, "Predictive CFR+\nFarina et al. 2021", "chapters 8, 9"),
+    "cs": (-3.4, 0.8, "Chance sampling\nZinkevich et al. 2007", "chapter 6"),
+    "es": (-3.4, -0.5, "External sampling\nLanctot et al. 2009", "chapter 7"),
+    "os": (-3.4, -1.8, "Outcome sampling\nLanctot et al. 2009", "chapter 7"),
+    "plus": (0.0, 0.8, "CFR+\nTammelin 2014", "chapter 8"),
+    "linear": (0.0, -0.5, "Linear CFR\nBrown & Sandholm 2019", "chapter 8"),
+    "dcfr": (0.0, -1.8, "DCFR\nBrown & Sandholm 2019", "chapter 9"),
+    "pcfr": (3.6, 0.8, "Predictive CFR+\nFarina et al. 2021", "chapters 9, 10"),
 }
 FAMILY = {"rm": "#eeeeee", "cfr": "#d6e4f5", "cs": "#fde2c8", "es": "#fde2c8", "os": "#fde2c8",
           "plus": "#d9f0d3", "linear": "#d9f0d3", "dcfr": "#d9f0d3", "pcfr": "#d9f0d3"}

@@ -341,7 +341,7 @@ class FullWidthCFR(Solver):
         """The strategy that weighs player ``i``'s action values into infoset values: ``sigma^t``."""
         return self._sigma[i]
 
-    # Shown in the book: chapter 8.
+    # Shown in the book: chapter 9.
     def _update(self, i, regret, t):
         """``R^t`` and ``sigma^{t+1}`` from ``r^t``, by the local regret
         minimizer."""
@@ -587,7 +587,7 @@ class HedgeCFR(FullWidthCFR):
 
 
 # ----------------------------------------------------------------------------- the frontier
-# Shown in the book: chapter 12.
+# Shown in the book: chapter 13.
 @register("dcfr+")
 class DCFRPlus(FullWidthCFR):
     """DCFR+ (Xu et al., IJCAI 2024): RM+ whose regrets are discounted like DCFR's
@@ -596,7 +596,7 @@ class DCFRPlus(FullWidthCFR):
     ``gamma = 4`` (sec. 5 of the paper; the authors'
     github.com/rpSebastian/PDCFRPlus @ d810895, ``pdcfrplus/cfr/dcfr_plus.py`` and
     README). That code discounts by ``(t-1)^alpha / ((t-1)^alpha + 1.5)``; cfrlib
-    keeps the paper's ``+ 1`` (chapter 12's exercise compares the two). A member of
+    keeps the paper's ``+ 1`` (chapter 13's exercise compares the two). A member of
     the family: ``FullWidthCFR(alpha, -inf, gamma)`` (the discount applied after
     iteration ``t - 1`` instead of before iteration ``t``, which regret matching
     cannot tell apart)."""
@@ -609,7 +609,7 @@ class DCFRPlus(FullWidthCFR):
         super().__init__(game, alpha, -math.inf, gamma, count_pruned=count_pruned)
 
 
-# Shown in the book: chapter 12.
+# Shown in the book: chapter 13.
 @register("pdcfr+")
 class PDCFRPlus(FullWidthCFR):
     """PDCFR+ (Xu et al., IJCAI 2024): DCFR+'s discounted RM+ regrets, next
@@ -664,7 +664,7 @@ class _ScheduledAverage(FullWidthCFR):
     def _average_weight(self, t: int) -> float:
         return 1.0
 
-    # Shown in the book: chapter 12.
+    # Shown in the book: chapter 13.
     def _average_decay(self, t: int) -> float:
         return ((t - 1) / t) ** (self.gamma_start
                                  - 5.0 * schedule_progress(t - 1, self.horizon))
@@ -748,7 +748,7 @@ class RTCFRPlus(FullWidthCFR):
             self._set_reference(self._sigma)
         super()._iteration()
 
-    # Shown in the book: chapter 12.
+    # Shown in the book: chapter 13.
     def _sequence_values(self, i: int,
                          q: NDArray[np.float64]) -> NDArray[np.float64]:
         q[:-1] -= self.mu * (self._realization_plan(i)[:-1]
@@ -758,7 +758,7 @@ class RTCFRPlus(FullWidthCFR):
     def _values_strategy(self, i: int) -> NDArray[np.float64]:
         return self._unperturbed[i]
 
-    # Shown in the book: chapter 12.
+    # Shown in the book: chapter 13.
     def _update(self, i: int, regret: NDArray[np.float64], t: int) -> None:
         """RM+ on ``r^t``, then
         ``sigma-hat^{t+1} = (1 - eps |A(I)|) sigma^{t+1} + eps`` (normalised),
@@ -809,7 +809,7 @@ class APCFRPlus(FullWidthCFR):
         self._prediction_error = [np.zeros(b.num_rows) for b in blocks]      # sum ||r^tau - r^{tau-1}||^2
         self._regret_change = [np.zeros(b.num_rows) for b in blocks]         # sum ||R^tau - R^{tau-1}||^2
 
-    # Shown in the book: chapter 12.
+    # Shown in the book: chapter 13.
     def asymmetry(self, i: int) -> NDArray[np.float64]:
         """``alpha_I`` of eq. (3) at each of player ``i``'s infosets, from the sums
         so far."""
@@ -818,7 +818,7 @@ class APCFRPlus(FullWidthCFR):
                           where=change > 0.0)
         return np.minimum(np.sqrt(ratio), self.alpha_max)
 
-    # Shown in the book: chapter 12.
+    # Shown in the book: chapter 13.
     def _update(self, i: int, regret: NDArray[np.float64], t: int) -> None:
         """RM+ on ``r^t``, the two sums of eq. (3), then regret matching on
         ``R^t + r^t / (1 + alpha_I)``."""

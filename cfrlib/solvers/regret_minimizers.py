@@ -38,7 +38,7 @@ from ..tree import Tree
 FloatArray = NDArray[np.float64]
 
 
-# Shown in the book: chapter 8.
+# Shown in the book: chapter 9.
 def _discount(t, exponent):
     """``t^e / (t^e + 1)``, with ``e = inf`` meaning 1 and ``e = -inf`` meaning 0
     at every ``t``."""
@@ -112,7 +112,7 @@ class RegretMatching(RegretMinimizer):
         else:
             R *= np.where(R >= 0.0, positive, negative)
 
-    # Shown in the book: chapter 12.
+    # Shown in the book: chapter 13.
     def strategy(self, R: FloatArray, r: FloatArray, t: int,
                  mask: FloatArray) -> FloatArray:
         if self.predictive:
@@ -193,7 +193,7 @@ class ScheduledRegretMatching(RegretMatching):
         super().__init__(1.0, -1.0)
         self.horizon = check_horizon(horizon)
 
-    # Shown in the book: chapter 12.
+    # Shown in the book: chapter 13.
     def discounts(self, t: int) -> tuple[float, float]:
         progress = schedule_progress(t, self.horizon)
         return (_discount(t, 1.0 + 3.0 * progress),

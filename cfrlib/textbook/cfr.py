@@ -1,6 +1,6 @@
 """Counterfactual regret minimization by plain recursion over the game's histories.
 
-This is chapters 4, 7 and 8 written the way the math reads: one recursive walk of the state API
+This is chapters 4, 8 and 9 written the way the math reads: one recursive walk of the state API
 (:class:`cfrlib.game.State`) per player and iteration, one :class:`InfoSet` of dictionaries per
 information set. The variants are small, clearly marked changes switched on by flags:
 
@@ -60,7 +60,7 @@ class TextbookCFR:
         self.t = 0
         self.nodes_touched = 0
 
-    # Shown in the book: chapter 7.
+    # Shown in the book: chapter 8.
     def iterate(self, iterations: int = 1) -> TextbookCFR:
         for _ in range(iterations):
             self.t += 1
@@ -76,7 +76,7 @@ class TextbookCFR:
                 self.update(1)
         return self
 
-    # Shown in the book: chapters 4, 7.
+    # Shown in the book: chapters 4, 8.
     def walk(self, h: State, reach: tuple[float, ...],
              updating: tuple[int, ...]) -> float:
 
@@ -124,7 +124,7 @@ class TextbookCFR:
                 info.strategy_sum[a] += self.weight * reach[i] * info.strategy[a]
         return v
 
-    # Shown in the book: chapters 4, 7, 8.
+    # Shown in the book: chapters 4, 8, 9.
     def update(self, player: int) -> None:
         """Turn this iteration's ``r^t`` into ``R^t`` and the next strategy
         ``sigma^{t+1}``."""

@@ -1,4 +1,4 @@
-"""Chance sampling, external sampling and outcome sampling by plain recursion (chapters 5 and 6).
+"""Chance sampling, external sampling and outcome sampling by plain recursion (chapters 6 and 7).
 
 Each function below runs one sampled traversal of the game for one iteration ``t``, walking the
 state API (``cfrlib.game.State``) and keeping, for every information set it meets, the
@@ -52,7 +52,7 @@ class InfosetTable(dict[tuple[int, str], InfosetNode]):
         return self[key]
 
 
-# Shown in the book: chapter 5.
+# Shown in the book: chapter 6.
 def sample_chance(state: State, rng: np.random.Generator) -> tuple[State, float]:
     """Draw ``a ~ sigma_c(h, .)`` at a chance node; returns
     ``(child, probability of a)``."""
@@ -62,7 +62,7 @@ def sample_chance(state: State, rng: np.random.Generator) -> tuple[State, float]
     return state.child(name), p
 
 
-# Shown in the book: chapter 5.
+# Shown in the book: chapter 6.
 def chance_sampling_cfr(state: State, players: tuple[int, ...],
                         reach: tuple[float, float], table: InfosetTable,
                         rng: np.random.Generator) -> float:
@@ -107,7 +107,7 @@ def chance_sampling_cfr(state: State, players: tuple[int, ...],
     return v
 
 
-# Shown in the book: chapter 6.
+# Shown in the book: chapter 7.
 def external_sampling(state: State, i: int, table: InfosetTable,
                       rng: np.random.Generator) -> float:
     """One traversal of external-sampling MCCFR for player ``i``; returns ``i``'s
@@ -146,7 +146,7 @@ def external_sampling(state: State, i: int, table: InfosetTable,
     return external_sampling(state.child(a), i, table, rng)
 
 
-# Shown in the book: chapter 6.
+# Shown in the book: chapter 7.
 def outcome_sampling(state: State, i: int, pi_o: float, q: float,
                      table: InfosetTable, rng: np.random.Generator,
                      epsilon: float) -> float:

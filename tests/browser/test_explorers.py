@@ -347,7 +347,7 @@ def test_stops_check_finds_sliders_whose_stops_cannot_be_read(browser):
     page, root = _static_page(browser, explorer)
     try:
         sound = root.evaluate(STOPS)
-        # Chapter 8's defect, uneven stops without their labels, then a missing datalist and a
+        # Chapter 9's defect, uneven stops without their labels, then a missing datalist and a
         # label moved off its stop and over its neighbour.
         root.evaluate("""(root) => {
             root.querySelectorAll('[data-stops="0"] [data-stop="1"], [data-stops="0"] '

@@ -434,7 +434,7 @@ def test_listing_lines_wrap_with_a_hanging_indent_and_copy_as_written(browser, w
 
 
 def test_the_book_listings_hang_on_a_phone_and_are_cfrlib_source(browser):
-    """Chapter 6 at 390 px: the listing of outcome_sampling is the library's source, character for
+    """Chapter 7 at 390 px: the listing of outcome_sampling is the library's source, character for
     character, and its wrapped lines (many, on a phone) hang."""
     import inspect
 
@@ -442,7 +442,7 @@ def test_the_book_listings_hang_on_a_phone_and_are_cfrlib_source(browser):
 
     page = browser.new_page(viewport={"width": 390, "height": 900})
     try:
-        page.goto((SITE / "chapters" / "06_monte_carlo_cfr.html").as_uri(), wait_until="load")
+        page.goto((SITE / "chapters" / "07_monte_carlo_cfr.html").as_uri(), wait_until="load")
         pre = page.locator("div.cell_output div.highlight pre", has_text="def outcome_sampling").first
         assert pre.evaluate("pre => pre.textContent") == inspect.getsource(outcome_sampling)
         assert _hanging_rows(pre, _expected_hang(pre)) >= 10
@@ -453,7 +453,7 @@ def test_the_book_listings_hang_on_a_phone_and_are_cfrlib_source(browser):
 def test_no_line_of_a_source_listing_wraps_at_1280_px(browser):
     """tests/test_contracts.py keeps every printed line of cfrlib within PRINTED_LINE_LIMIT (83)
     characters, what the code column holds at a 1280 px window: on every chapter, no line of a
-    listing (a highlighted HTML output: cfrlib's source, chapter 7's diffs of it; printed text
+    listing (a highlighted HTML output: cfrlib's source, chapter 8's diffs of it; printed text
     may wrap) takes two rows."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     wrapped, listings = {}, 0
