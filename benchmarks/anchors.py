@@ -15,9 +15,12 @@ cfrlib and the anchors are timed in the same run on the same games. A job is a d
   exploitability of the average strategy after ``iterations`` (at least 1) of CFR+.
 
 ``library`` is ``"openspiel"`` (C++ ``pyspiel.CFRSolver`` / ``CFRPlusSolver``; DCFR exists only in
-OpenSpiel's Python, ``discounted_cfr.DCFRSolver``) or ``"liteefg"`` (its baselines ``CFR``,
-``CFRplus``, ``DCFR`` on ``OpenSpielEnv``, one thread). ``algorithm`` is ``"CFR"``, ``"CFR+"`` or
-``"DCFR"``; ``game`` an OpenSpiel game string. A result is ``{"ok": true, ...}`` or ``{"ok": false,
+OpenSpiel's Python, ``discounted_cfr.DCFRSolver``; the C++ samplers
+``pyspiel.OutcomeSamplingMCCFRSolver``, epsilon 0.6, and ``ExternalSamplingMCCFRSolver``, seed 0,
+one ``run_iteration()`` an iteration, one traversal per player) or ``"liteefg"`` (its baselines
+``CFR``, ``CFRplus``, ``DCFR`` on ``OpenSpielEnv``, one thread). ``algorithm`` is ``"CFR"``,
+``"CFR+"``, ``"DCFR"`` or, for OpenSpiel only, ``"OS-MCCFR"`` or ``"ES-MCCFR"``; ``game`` an
+OpenSpiel game string. A result is ``{"ok": true, ...}`` or ``{"ok": false,
 "error": ...}``. Exploitability is NashConv / 2 for both libraries (LiteEFG reports each player's
 best-response gain; their sum is NashConv).
 """
@@ -44,7 +47,12 @@ class OpenSpielRun:
         self.pyspiel = pyspiel
         self.game = pyspiel.load_game(game_name)
         self.python = algorithm == "DCFR"
-        if self.python:
+        self.sampling = algorithm in ("OS-MCCFR", "ES-MCCFR")
+        if self.sampling:
+            self.solver = (pyspiel.OutcomeSamplingMCCFRSolver(self.game, epsilon=0.6, seed=0)
+                           if algorithm == "OS-MCCFR"
+                           else pyspiel.ExternalSamplingMCCFRSolver(self.game, seed=0))
+        elif self.python:
             from open_spiel.python.algorithms import discounted_cfr
 
             self.solver = discounted_cfr.DCFRSolver(self.game, alpha=1.5, beta=0.0, gamma=2.0)
@@ -52,7 +60,10 @@ class OpenSpielRun:
             self.solver = {"CFR": pyspiel.CFRSolver, "CFR+": pyspiel.CFRPlusSolver}[algorithm](self.game)
 
     def step(self):
-        self.solver.evaluate_and_update_policy()
+        if self.sampling:
+            self.solver.run_iteration()
+        else:
+            self.solver.evaluate_and_update_policy()
 
     def exploitability(self):
         policy = self.solver.average_policy()

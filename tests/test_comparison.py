@@ -1,7 +1,8 @@
 """The comparison study of chapter 10 (``cfrbook.comparison``, ``benchmarks/comparison.py``).
 
 What is checked: the study reproduces the committed data on Kuhn and on Leduc with 288
-infosets (iterations, nodes touched and exploitability exactly, every variant, both budgets);
+infosets (iterations, nodes touched and exploitability exactly, every variant, both budgets),
+and so do the samplers' runs with the further seeds on Kuhn;
 the evaluation schedule makes shorter runs prefixes of longer ones; the node budget stops a
 run where it should; the committed data keep their own promises (budgets, game sizes, the
 1000-iteration point); rankings and readings; clear errors on bad input.
@@ -37,6 +38,34 @@ def test_study_reproduces_the_committed_data(data, key):
         fresh = log.to_dict()
         for column in ("iteration", "nodes_touched", "exploitability"):
             assert fresh[column] == committed[name][column], (name, column)
+
+
+def test_the_samplers_further_seeds_reproduce_the_committed_data(data):
+    settings = data["settings"]
+    entry = data["games"]["kuhn"]
+    samplers = list(settings["sampler_caps"]["kuhn"])
+    assert [int(seed) for seed in entry["sampler_seeds"]] == settings["sampler_seeds"]
+    assert settings["seed"] not in settings["sampler_seeds"]
+    for key in data["games"]:  # every game holds every seed of every sampler, to the budget
+        for seed, logs in data["games"][key]["sampler_seeds"].items():
+            assert list(logs) == samplers, (key, seed)
+            assert all(log["nodes_touched"][-1] >= data["games"][key]["node_budget"]
+                       for log in logs.values()), (key, seed)
+    seed = settings["sampler_seeds"][0]
+    logs = comparison.run_study("kuhn", settings["iterations"], variants=samplers, seed=seed)
+    for name, log in logs.items():
+        fresh, committed = log.to_dict(), entry["sampler_seeds"][str(seed)][name]
+        for column in ("iteration", "nodes_touched", "exploitability"):
+            assert fresh[column] == committed[column], (name, column)
+
+
+def test_the_anchors_were_timed_in_the_same_run(data):
+    anchors = data["anchors"]
+    assert anchors["game"] == "leduc" and anchors["openspiel_game"] == "leduc_poker"
+    for library in ("cfrlib", "openspiel"):
+        for name, value in anchors["ms"][library].items():
+            assert value == sorted(anchors["ms_all"][library][name])[anchors["rounds"] // 2], name
+    assert anchors["machine"]["cpu"] and anchors["machine"]["cores"]
 
 
 def test_schedule_is_a_prefix_of_longer_schedules():

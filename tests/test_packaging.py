@@ -134,3 +134,28 @@ def test_the_distributed_solver_without_dask_says_how_to_install_it(monkeypatch)
     with pytest.raises(SolverError, match=r"Dask is not installed: pip install distributed "
                                           r"\(cfrlib's extra 'distributed'\)"):
         DistributedExternalSampling(games.kuhn(), workers=2)
+
+
+@pytest.mark.slow  # runs the chapter's cells: about 20 s
+def test_chapter_10_runs_without_openspiel_except_its_openspiel_section(tmp_path):
+    """Chapter 11 imports OpenSpiel only in the cell that uses it: without the extra every other
+    cell runs, and that one stops with cfrlib's message saying how to install it."""
+    import nbformat
+
+    cells = [cell.source for cell in nbformat.read(ROOT / "chapters" / "11_your_own_game.ipynb",
+                                                   as_version=4).cells
+             if cell.cell_type == "code"]
+    assert sum("open_spiel" in source for source in cells) == 1
+    code = ["import cfrlib", "import matplotlib", "matplotlib.use('Agg')"]
+    for source in cells:
+        if "open_spiel" in source:
+            code.append(f"try:\n    exec({source!r})\nexcept cfrlib.CfrlibError as err:\n"
+                        f"    print('stopped:', err)")
+        else:
+            code.append(f"exec({source!r})")
+    block = "import sys\nfor name in ['pyspiel', 'open_spiel']:\n    sys.modules[name] = None\n"
+    out = subprocess.run([sys.executable, "-c", block + "\n".join(code)], capture_output=True,
+                         text=True, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert ("stopped: OpenSpiel is not installed: pip install open_spiel (cfrlib's extra "
+            "'openspiel')") in out.stdout
