@@ -76,18 +76,3 @@ def test_linear_cfr_regrets_are_the_t_weighted_sum_rescaled():
         row = engine.cumulative_regret()[tree.infoset_index(p, key)]
         weighted = [info.regret[a] for a in info.actions]
         assert np.allclose(row[:len(weighted)] * (T + 1), weighted, rtol=1e-12, atol=1e-12)
-
-
-
-@pytest.mark.parametrize("flags, rule", [
-    (dict(plus=True, gamma=1), rules.cfr_plus()), (dict(linear=True, gamma=1), rules.linear_cfr()),
-    (dict(discount=(1.5, 0.0), gamma=2), rules.dcfr()),
-    (dict(plus=True, predictive=True, gamma=2), rules.pcfr_plus())])
-def test_the_older_keywords_name_the_same_rules(flags, rule):
-    """``TextbookCFR(game, plus=True, gamma=1)`` is ``TextbookCFR(game, rules.cfr_plus())`` bit for
-    bit; a combination no preset uses is refused."""
-    game = games.kuhn()
-    by_flags, by_rule = TextbookCFR(game, **flags).iterate(20), TextbookCFR(game, rule).iterate(20)
-    assert by_flags.average_strategy() == by_rule.average_strategy()
-    with pytest.raises(ValueError, match="no textbook rule"):
-        TextbookCFR(game, plus=True, linear=True)

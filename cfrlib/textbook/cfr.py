@@ -45,19 +45,17 @@ class InfoSet:
 
 class TextbookCFR:
     """Vanilla CFR, or the variant whose local ``rule`` is given (see the module
-    docstring). The keywords ``plus``, ``linear``, ``discount``, ``predictive`` and
-    ``gamma`` are the older spelling of the rules (:func:`rules.from_flags`)."""
+    docstring)."""
 
     def __init__(self, game: Game, rule: rules.LocalRule = rules.VANILLA, *,
-                 alternating: bool = True, pruning: bool = False, **flags) -> None:
+                 alternating: bool = True, pruning: bool = False) -> None:
         self.game = game
-        self.rule = rules.from_flags(**flags) if flags else rule
+        self.rule = rule
         self.alternating, self.pruning = alternating, pruning
         self.infosets: dict[tuple[int, str], InfoSet] = {}            # (player, key) -> InfoSet
         self.t = 0
         self.nodes_touched = 0
 
-    # Shown in the book: chapter 8.
     def iterate(self, iterations: int = 1) -> TextbookCFR:
         for _ in range(iterations):
             self.t += 1
@@ -122,7 +120,7 @@ class TextbookCFR:
                 info.strategy_sum[a] += self.weight * reach[i] * info.strategy[a]
         return v
 
-    # Shown in the book: chapters 4, 8, 9.
+    # Shown in the book: chapter 4.
     def update(self, player: int) -> None:
         """Turn this iteration's ``r^t`` into ``R^t`` and the next strategy
         ``sigma^{t+1}``, by the rule at every infoset of ``player``."""

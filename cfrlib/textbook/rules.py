@@ -50,16 +50,21 @@ def uniform(t: int) -> float:
     return 1.0
 
 
+# Shown in the book: chapter 8.
 def clip(Q: float, r: float, t: int) -> float:
-    """Regret matching+ (CFR+): ``Q^t(I, a) = max(Q^{t-1}(I, a) + r^t(I, a), 0)``."""
+    """Regret matching+ (CFR+):
+    ``Q^t(I, a) = max(Q^{t-1}(I, a) + r^t(I, a), 0)``."""
     return max(Q + r, 0.0)
 
 
+# Shown in the book: chapter 8.
 def linear_regret(R: float, r: float, t: int) -> float:
-    """Linear CFR: iteration ``t``'s regret counts ``t`` times, ``R^T = sum_t t r^t``."""
+    """Linear CFR: iteration ``t``'s regret counts ``t`` times,
+    ``R^T = sum_t t r^t``."""
     return R + r * t
 
 
+# Shown in the book: chapter 9.
 def discounted(alpha: float, beta: float) -> Callable[[float, float, int], float]:
     """DCFR's regret: add ``r^t``, then multiply a positive result by
     ``t^alpha / (t^alpha + 1)`` and a negative one by ``t^beta / (t^beta + 1)``."""
@@ -76,6 +81,7 @@ def predicted(regret: Regrets, instant: Regrets) -> Regrets:
     return regret_matching({a: regret[a] + instant[a] for a in regret})
 
 
+# Shown in the book: chapter 8.
 def power(gamma: float) -> Callable[[int], float]:
     """``w_t = t^gamma`` (1 linear, 2 quadratic)."""
     return lambda t: t ** gamma
@@ -84,16 +90,19 @@ def power(gamma: float) -> Callable[[int], float]:
 VANILLA = LocalRule(add, matching, uniform)
 
 
+# Shown in the book: chapter 8.
 def cfr_plus(gamma: float = 1) -> LocalRule:
     """CFR+: regret matching+ and the weights ``t^gamma`` (linear by default)."""
     return LocalRule(clip, matching, power(gamma))
 
 
+# Shown in the book: chapter 8.
 def linear_cfr() -> LocalRule:
     """Linear CFR: regrets and average both weighted by ``t``."""
     return LocalRule(linear_regret, matching, power(1))
 
 
+# Shown in the book: chapter 9.
 def dcfr(alpha: float = 1.5, beta: float = 0.0, gamma: float = 2) -> LocalRule:
     """Discounted CFR with the paper's recommended (1.5, 0, 2) by default."""
     return LocalRule(discounted(alpha, beta), matching, power(gamma))
@@ -103,20 +112,3 @@ def pcfr_plus(gamma: float = 2) -> LocalRule:
     """Predictive CFR+: regret matching+ on the predicted regrets, quadratic average."""
     return LocalRule(clip, predicted, power(gamma))
 
-
-def from_flags(*, plus: bool = False, linear: bool = False,
-               discount: tuple[float, float] | None = None, predictive: bool = False,
-               gamma: float = 0.0) -> LocalRule:
-    """The rule named by the older keyword spelling of ``TextbookCFR`` (``plus=True,
-    gamma=1`` and so on): each combination the presets use, and nothing else."""
-    named = {(False, False, False, False): lambda: LocalRule(add, matching, power(gamma)),
-             (True, False, False, False): lambda: cfr_plus(gamma),
-             (False, True, False, False): lambda: LocalRule(linear_regret, matching,
-                                                           power(gamma)),
-             (False, False, True, False): lambda: dcfr(*discount, gamma),
-             (True, False, False, True): lambda: pcfr_plus(gamma)}
-    key = (plus, linear, discount is not None, predictive)
-    if key not in named:
-        raise ValueError(f"no textbook rule combines plus={plus}, linear={linear}, "
-                         f"discount={discount}, predictive={predictive}")
-    return named[key]()
