@@ -54,14 +54,18 @@ help:
 venv: $(STAMP)
 
 # uv installs the pinned requirements in about 15 s where pip takes about 90 (a fresh machine, no
-# cache: parallel downloads, no per-package resolution); pip stays the fallback. Then numba
+# cache: parallel downloads, no per-package resolution); pip stays the fallback. --compile-bytecode:
+# uv, unlike pip, writes no .pyc files, and where PYTHONDONTWRITEBYTECODE is set (these machines)
+# Python never writes them either, so every process (test workers, notebook kernels, the CLI
+# tests' subprocesses) compiled numba's, scipy's and matplotlib's sources again: about 1 s of CPU
+# each on an Intel Xeon, 2 on an AMD EPYC. Then numba
 # compiles cfrlib's walks once into its on-disk cache (about 10 s), rather than in every test
 # process and notebook kernel that first needs them at once; and mypy fills .mypy_cache, so that
 # make check stays under a minute from the first run (tests/test_types.py reports type errors).
 $(STAMP):
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION) \
-	  && $(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.txt \
+	  && $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -r requirements.txt \
 	  || $(BIN)/python -m pip install --quiet -r requirements.txt
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	$(BIN)/python -m cfrlib.compile_cache
