@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from test_rendered_book import PAGES, SITE, browser, server_url  # noqa: F401
 
-CHAPTER_PAGES = [p for p in PAGES if p.startswith("chapters/") and p.split("/")[-1][:2].isdigit()]
+CHAPTER_PAGES = [p for p in PAGES if p.startswith("chapters/") and p.split("/")[-1][:2].isdigit()
+                 and not p.endswith("00_introduction.html")]
 FIRST = CHAPTER_PAGES[0] if CHAPTER_PAGES else "(no built book)"
 LAST = CHAPTER_PAGES[-1] if CHAPTER_PAGES else "(no built book)"
 
@@ -60,7 +61,7 @@ def test_on_a_phone_the_page_contents_open_and_close(browser, server_url, scheme
     _visible_toggle(page, "secondary").click()
     page.wait_for_function("document.getElementById('pst-secondary-sidebar-modal').open")
     assert page.locator("#pst-secondary-sidebar-modal nav a").count() >= 3, "no sections listed"
-    page.mouse.click(385, 420)   # beside the drawer, on the backdrop
+    page.mouse.click(5, 420)   # beside the drawer (it opens on the right), on the backdrop
     page.wait_for_function("!document.getElementById('pst-secondary-sidebar-modal').open")
     page.close()
 

@@ -51,8 +51,28 @@
     pre.classList.add("code-lines");
   }
 
-  const run = () => document.querySelectorAll(
-    "div.cell_input pre, div.cell_output div.highlight pre").forEach(hangLines);
+  // A token without a space (a name, a number, "a-string") that the browser broke although it
+  // fits on the row it continues on (a browser breaks text after a hyphen) is kept whole. One
+  // wider than that row may still break: it cannot fit anywhere.
+  function keepTokensWhole() {
+    for (const pre of document.querySelectorAll("pre.code-lines")) {
+      const right = pre.getBoundingClientRect().right;
+      for (const token of pre.querySelectorAll("span.code-line span:not(:has(span))")) {
+        const rects = token.getClientRects();
+        if (rects.length < 2 || /\s/.test(token.textContent)) { continue; }
+        const width = Array.from(rects).reduce((sum, r) => sum + r.width, 0);
+        if (width < right - rects[rects.length - 1].left) { token.classList.add("code-token"); }
+      }
+    }
+  }
+
+  const run = () => {
+    document.querySelectorAll("div.cell_input pre, div.cell_output div.highlight pre").forEach(hangLines);
+    keepTokensWhole();
+  };
+  let timer = null;
+  window.addEventListener("resize", () => { clearTimeout(timer); timer = setTimeout(keepTokensWhole, 200); });
+  window.addEventListener("load", keepTokensWhole);   // again once fonts and images are in
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", run);
   } else {
