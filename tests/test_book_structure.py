@@ -83,7 +83,7 @@ def test_no_main_path_number_comes_from_an_optional_part(path):
 
 def test_the_first_runnable_cfr_comes_early():
     first = book_words.report()["first_cfr"]
-    assert first["chapter"], f"no code cell is marked {book_words.FIRST_CFR_MARKER!r}"
+    assert first["chapter"], f"no code cell is tagged {book_words.FIRST_CFR_TAG!r}"
     assert first["words_before"] <= FIRST_CFR_LIMIT, (
         f"{first['words_before']} words before the first runnable CFR (in {first['chapter']}); "
         f"at most {FIRST_CFR_LIMIT}")
@@ -116,5 +116,5 @@ _EXERCISE_BEFORE_REF = re.compile(r"[Ee]xercises?\s+\{(?:ref|numref)\}`[\w-]+`")
 @pytest.mark.parametrize("path", book_words.book_order(), ids=lambda p: p.stem)
 def test_no_reference_renders_its_kind_twice(path):
     """A bare ``{ref}`` to an exercise renders "Exercise 4.4": "Exercise {ref}`x`" doubles it."""
-    text = "\n".join(source for kind, source in book_words._cells(path) if kind == "markdown")
+    text = "\n".join(source for kind, source, _ in book_words._cells(path) if kind == "markdown")
     assert not _EXERCISE_BEFORE_REF.findall(text), _EXERCISE_BEFORE_REF.findall(text)

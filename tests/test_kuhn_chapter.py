@@ -1,4 +1,4 @@
-"""Chapter 2's CFR, the code the reader sees: the cell marked ``# first-cfr`` and the folded
+"""Chapter 2's CFR, the code the reader sees: the cell tagged ``first-cfr`` and the folded
 solutions of its exercises are read from the notebook and run as they are, then checked against
 cfrlib (Zinkevich et al. 2007, the algorithm; Kuhn 1950, the game's value and equilibria)."""
 
@@ -17,7 +17,7 @@ from cfrlib import games
 from notebook_code import CHAPTERS
 
 NOTEBOOK = "02_cfr_on_kuhn_poker.ipynb"
-MARKER = "# first-cfr"
+TAG = "first-cfr"
 MAX_LINES = 60
 
 
@@ -26,10 +26,10 @@ def _cells():
 
 
 def first_cfr_source() -> str:
-    """The source of the chapter's one code cell that starts with the marker."""
+    """The source of the chapter's one code cell tagged ``first-cfr``."""
     marked = [c.source for c in _cells() if c.cell_type == "code"
-              and c.source.splitlines()[:1] == [MARKER]]
-    assert len(marked) == 1, f"{NOTEBOOK}: expected one code cell starting {MARKER!r}"
+              and TAG in c.metadata.get("tags", [])]
+    assert len(marked) == 1, f"{NOTEBOOK}: expected one code cell tagged {TAG!r}"
     return marked[0]
 
 
@@ -40,7 +40,7 @@ def code_cell(cell_id: str) -> str:
 
 
 def fresh_cfr() -> dict:
-    """The ``# first-cfr`` cell run in a new namespace: empty tables, no iteration yet."""
+    """The ``first-cfr`` cell run in a new namespace: empty tables, no iteration yet."""
     namespace: dict = {"__name__": "first_cfr"}
     exec(compile(first_cfr_source(), f"{NOTEBOOK}:first-cfr", "exec"), namespace)
     return namespace

@@ -16,7 +16,7 @@ Prose is the text of the markdown cells without fenced code (a ``{code-block}`` 
 ``{eval}`` expressions' source; math counts as it is written, one word per blank-separated token.
 
 The *first runnable CFR* is the first code cell, in reading order (``_toc.yml``), that iterates
-a CFR solver: a cell with the marker comment ``# first-cfr`` (the book places it once). Words
+a CFR solver: the cell tagged ``first-cfr`` in its metadata (the book tags one). Words
 before it are the prose of the introduction and of every chapter before it, all of it, and of
 its own chapter up to that cell.
 """
@@ -38,7 +38,7 @@ MAIN_PATH_LIMIT = 3000
 """Words of prose a chapter's main path may hold (exercises and historical notes apart)."""
 CARD_LIMIT = 80
 """Words the opening card may take to say what a chapter teaches and what it needs."""
-FIRST_CFR_MARKER = "# first-cfr"
+FIRST_CFR_TAG = "first-cfr"
 GOING_FURTHER = "Going further"
 APART = ("Exercises", "Historical notes")
 
@@ -93,15 +93,16 @@ class Chapter:
     apart: int = 0
     sections: list[tuple[str, str, int]] = field(default_factory=list)
     words_before_first_cfr: int | None = None
-    """Words of this chapter's prose before its ``# first-cfr`` cell, if it has one."""
+    """Words of this chapter's prose before its ``first-cfr`` cell, if it has one."""
 
 
 def _cells(path: Path):
+    """``(cell type, source, tags)`` of each cell; a Markdown page is one cell."""
     if path.suffix == ".md":
-        yield "markdown", path.read_text(encoding="utf-8")
+        yield "markdown", path.read_text(encoding="utf-8"), []
         return
     for cell in nbformat.read(path, as_version=4).cells:
-        yield cell.cell_type, cell.source
+        yield cell.cell_type, cell.source, cell.metadata.get("tags", [])
 
 
 def chapter_words(path: Path) -> Chapter:
@@ -114,9 +115,9 @@ def chapter_words(path: Path) -> Chapter:
         setattr(chapter, kind, getattr(chapter, kind) + count)
         chapter.sections.append((section, kind, count))
 
-    for cell_type, source in _cells(path):
+    for cell_type, source, tags in _cells(path):
         if cell_type == "code":
-            if FIRST_CFR_MARKER in source and chapter.words_before_first_cfr is None:
+            if FIRST_CFR_TAG in tags and chapter.words_before_first_cfr is None:
                 chapter.words_before_first_cfr = read
             continue
         if cell_type != "markdown":
@@ -196,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'all main paths':<40} {main_path:>6}")
     first = data["first_cfr"]
     where = f"{first['words_before']} words, in {first['chapter']}" if first["chapter"] else "no cell marked"
-    print(f"before the first runnable CFR ({FIRST_CFR_MARKER}): {where}")
+    print(f"before the first runnable CFR (the cell tagged {FIRST_CFR_TAG}): {where}")
     return 0
 
 
