@@ -118,3 +118,24 @@ def test_no_reference_renders_its_kind_twice(path):
     """A bare ``{ref}`` to an exercise renders "Exercise 4.4": "Exercise {ref}`x`" doubles it."""
     text = "\n".join(source for kind, source, _ in book_words._cells(path) if kind == "markdown")
     assert not _EXERCISE_BEFORE_REF.findall(text), _EXERCISE_BEFORE_REF.findall(text)
+
+
+def test_prose_words_leave_out_code_labels_and_options():
+    text = ("(ch9-x)=\n## A title\n\nOne two three.\n\n```python\nnot counted at all\n```\n\n"
+            "```{admonition} Note\n:class: tip\n\nfour five\n```\n<!-- hidden words -->\n"
+            "{eval}`f\"{quoted['k']:.3f}\"` six")
+    # the heading, the sentence, the admonition's body, then the quoted number and "six"
+    assert book_words.prose_words(text) == 3 + 3 + 2 + 2
+
+
+def test_a_chapter_is_counted_by_the_kind_of_its_sections(tmp_path):
+    cells = [nbformat.v4.new_markdown_cell("# T\n\nopening words here\n\n## Main part\n\none two"),
+             nbformat.v4.new_code_cell("x = 1", metadata={"tags": ["first-cfr"]}),
+             nbformat.v4.new_markdown_cell("(ch9-gf-a)=\n## Going further: depth\n\nthree four five"),
+             nbformat.v4.new_markdown_cell("## Exercises\n\nsix seven\n\n## Summary\n\neight")]
+    path = tmp_path / "09_x.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), path)
+    chapter = book_words.chapter_words(path)
+    assert (chapter.main, chapter.further, chapter.apart) == ((2 + 3) + (3 + 2) + (2 + 1), 4 + 3, 2 + 2)
+    assert chapter.words_before_first_cfr == (2 + 3) + (3 + 2)
+    assert [kind for _, kind, _ in chapter.sections] == ["main", "main", "further", "apart", "main"]

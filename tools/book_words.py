@@ -54,20 +54,22 @@ def prose_words(markdown: str) -> int:
     """Whitespace-separated words of ``markdown`` outside code fences, labels and options."""
     markdown = _EVAL.sub("N", _COMMENT.sub("", markdown))
     words = 0
-    fence: str | None = None
+    fence: str | None = None           # the open code fence, whose lines are not prose
+    directives: list[str] = []         # the open directives' fences, whose bodies are
     for line in markdown.splitlines():
         opened = _FENCE.match(line.strip())
         if fence is not None:
-            if opened and opened.group(1).startswith(fence) and not opened.group(2).strip():
+            if opened and opened.group(1) == fence and not opened.group(2).strip():
                 fence = None
             continue
         if opened:
-            info = opened.group(2).strip()
-            # A directive whose body is prose (admonition, dropdown, prf, figure) is read;
-            # code, math blocks and plain fences are not.
-            is_code = not info or info.startswith(("{code", "{literalinclude")) or not info.startswith("{")
-            if is_code:
-                fence = opened.group(1)
+            marks, info = opened.group(1), opened.group(2).strip()
+            if not info and directives and marks == directives[-1]:
+                directives.pop()       # the end of a directive
+            elif info.startswith("{") and not info.startswith(("{code", "{literalinclude")):
+                directives.append(marks)   # a directive whose body is prose: read
+            else:
+                fence = marks          # code, a plain fence: not read
             continue
         if _LABEL.match(line.strip()) or _OPTION.match(line.strip()):
             continue
