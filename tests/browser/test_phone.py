@@ -54,7 +54,7 @@ async () => {
       const rects = Array.from(token.getClientRects());
       // A word (not a comment or string with spaces, not a run of brackets) broken although it
       // would have fitted on the row it continues on, after the line's hanging indent.
-      if (rects.length > 1 && /\w/.test(token.textContent) && !/\s/.test(token.textContent)) {
+      if (rects.length > 1 && /\\w/.test(token.textContent) && !/\\s/.test(token.textContent)) {
         const whole = rects.reduce((sum, r) => sum + r.width, 0);
         if (whole < right - rects[rects.length - 1].left) { split += 1; example = example || token.textContent; }
       }
