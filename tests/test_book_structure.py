@@ -108,6 +108,8 @@ def test_the_introduction_says_how_long_the_newcomers_path_is():
     assert abs(int(said.group(1).replace(",", "")) - words) <= 0.02 * words, (said.group(1), words)
     hours = ["one", "two", "three", "four", "five", "six"][round(words / 100 / 60) - 1]
     assert said.group(2) == hours, (said.group(2), words)
+    assert "CFR running on Kuhn poker\n  within the first third of that path" in text
+    assert book_words.report()["first_cfr"]["words_before"] < words / 3
 
 
 _EXERCISE_BEFORE_REF = re.compile(r"[Ee]xercises?\s+\{(?:ref|numref)\}`[\w-]+`")
