@@ -108,12 +108,9 @@ def print_rankings(key, logs, budget):
 
 
 def machine():
-    """The processor, the cores, the versions and the load: what a timing depends on."""
-    model = next((line.split(":", 1)[1].strip() for line in
-                  Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")),
-                 platform.processor()) if Path("/proc/cpuinfo").exists() else platform.processor()
-    return {"cpu": model, "cores": os.cpu_count(), "python": platform.python_version(),
-            "numpy": np.__version__, "load_average_before": os.getloadavg()}
+    """The processor, the cores and the versions (provenance's), and the load: what a timing
+    depends on."""
+    return {**provenance.machine(), "load_average_before": os.getloadavg()}
 
 
 def run_seeds(data, keys):
