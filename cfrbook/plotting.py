@@ -112,7 +112,7 @@ VARIANT_ALIASES: dict[str, str] = {
     "external sampling": "ES-MCCFR", "outcome sampling": "OS-MCCFR", "OS": "OS-MCCFR",
     "OS, its own run": "OS-MCCFR",
     r"$\epsilon$ = 0.6": "OS-MCCFR",
-    "Hedge": "Hedge-CFR",
+    "Hedge": "Hedge-CFR", "blueprint": "CFR+",
     "regret matching": "CFR alt.", "regret matching+": "CFR+", "RM+": "CFR+",
     "predictive RM+": "PCFR+",
 }
