@@ -546,14 +546,15 @@ def plot_spread(runs: Iterable[ConvergenceLog], x: Column = "nodes_touched",
         raise CfrlibError(f"plot_spread: highlight={highlight!r} is not the index of one of the "
                           f"{len(runs)} runs")
     median = f"{label} (median of {len(runs)})"
-    look = variant_style(label, lw=2.4) if is_variant(label) else {"color": "#2a9d8f", "lw": 2.4}
-    color = look["color"]
+    look: PlotStyle = variant_style(label, lw=2.4) if is_variant(label) else {"color": "#2a9d8f", "lw": 2.4}
+    color: str = look["color"]
     series = {f"_run {k}": r.exploitability for k, r in enumerate(runs)}
     xs = {f"_run {k}": getattr(r, x) for k, r in enumerate(runs)}
-    styles = {f"_run {k}": {"color": color, "lw": 0.8, "alpha": 0.35} for k in range(len(runs))}
+    styles: dict[str, PlotStyle] = {f"_run {k}": {"color": color, "lw": 0.8, "alpha": 0.35}
+                                    for k in range(len(runs))}
     if highlight is not None:   # the runs' colour, darkened to half its brightness
-        dark = tuple(0.5 * np.asarray(mpl_colors.to_rgb(color)))
-        styles[f"_run {highlight}"] = {"color": dark, "lw": 1.4}
+        red, green, blue = mpl_colors.to_rgb(color)
+        styles[f"_run {highlight}"] = {"color": (red / 2, green / 2, blue / 2), "lw": 1.4}
     series[median] = np.median([r.exploitability for r in runs], axis=0)
     xs[median] = np.median([getattr(r, x) for r in runs], axis=0)
     styles[median] = look
