@@ -15,6 +15,7 @@ matplotlib is imported inside the functions, so ``import cfrbook.plotting`` does
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Union
 
@@ -63,8 +64,12 @@ VARIANT_STYLES: dict[str, PlotStyle] = {
     "CFR+": {"color": OKABE_ITO["bluish green"], "ls": "-", "marker": "^"},
     "CFR+ quadratic": {"color": OKABE_ITO["bluish green"], "ls": ":", "marker": "D"},
     "OS-MCCFR": {"color": OKABE_ITO["black"], "ls": "-.", "marker": "x"},
-    "chance sampling": {"color": OKABE_ITO["reddish purple"], "ls": "-", "marker": "P"},
+    "chance sampling": {"color": PALETTE["wine"], "ls": "-", "marker": "P"},
     "ES-MCCFR": {"color": OKABE_ITO["reddish purple"], "ls": "-.", "marker": "*"},
+    # chapter 6: public chance sampling beside chance sampling, in its hue
+    "public chance sampling": {"color": PALETTE["wine"], "ls": "--", "marker": "s", "mfc": "white"},
+    # chapter 7: outcome sampling with a baseline, beside outcome sampling
+    "VR-MCCFR": {"color": OKABE_ITO["sky blue"], "ls": "-", "marker": "d"},
     "Linear CFR": {"color": OKABE_ITO["orange"], "ls": (0, (5, 1.5, 1, 1.5, 1, 1.5)),
                    "marker": ">"},
     "PCFR+": {"color": OKABE_ITO["sky blue"], "ls": (0, (8, 2, 2, 2)), "marker": "X"},
@@ -95,20 +100,35 @@ marker, so that curves stay apart in grey print and for colour-blind readers: da
 hollow markers for simultaneous updates, solid lines for the alternating originals."""
 
 
-VARIANT_ALIASES: dict[str, str] = {"CFR": "CFR alt.", "DCFR": "DCFR alt.",
-                                   "external sampling": "ES-MCCFR", "outcome sampling": "OS-MCCFR",
-                                   "Hedge": "Hedge-CFR"}
-"""The names the chapters' prose gives some variants, and the key of their style: plain "CFR"
-and "DCFR" update alternately, as the book's solvers do by default."""
+CHOSEN_STYLE: PlotStyle = {"color": OKABE_ITO["yellow"], "ls": "-", "lw": 7, "alpha": 0.8,
+                           "solid_capstyle": "butt"}
+"""The setting a reader chose in an explorer (chapters 8 and 9), drawn under the variants it is
+compared with: a wide band in the one colour of :data:`OKABE_ITO` no variant is drawn in, pale as
+a highlighter, so the thin lines of the variants stay visible on top of it."""
+
+
+VARIANT_ALIASES: dict[str, str] = {
+    "CFR": "CFR alt.", "CFR, pruned": "CFR alt.", "your CFR": "CFR alt.", "DCFR": "DCFR alt.",
+    "external sampling": "ES-MCCFR", "outcome sampling": "OS-MCCFR", "OS": "OS-MCCFR",
+    "OS, its own run": "OS-MCCFR",
+    r"$\epsilon$ = 0.6": "OS-MCCFR",
+    "Hedge": "Hedge-CFR", "blueprint": "CFR+",
+    "regret matching": "CFR alt.", "regret matching+": "CFR+", "RM+": "CFR+",
+    "predictive RM+": "PCFR+",
+}
+"""The names the chapters' figures give some variants, and the key of their style: plain "CFR"
+and "DCFR" update alternately, as the book's solvers do by default; outcome sampling explores
+with the book's epsilon = 0.6; on a matrix game (chapter 1) regret matching, RM+ and predictive
+RM+ are drawn as the CFR variants they drive."""
 
 
 def variant_style(name: str, markevery: float | None = 0.1, **overrides: Any) -> PlotStyle:
     """``ax.plot`` keyword arguments for the variant ``name`` (a key of
-    :data:`VARIANT_STYLES` or of :data:`VARIANT_ALIASES`): its colour, line style and marker,
+    :data:`VARIANT_STYLES` or of :data:`VARIANT_ALIASES`, as :func:`variant_of` reads a label): its colour, line style and marker,
     markers spaced ``markevery`` of the axes apart (a float, as in matplotlib), then
     ``overrides``."""
-    key = VARIANT_ALIASES.get(name, name)
-    if key not in VARIANT_STYLES:
+    key = variant_of(name)
+    if key is None:
         raise CfrlibError(f"variant_style: no style for {name!r}; the variants are "
                           f"{list(VARIANT_STYLES)}, also called {list(VARIANT_ALIASES)}")
     return {**VARIANT_STYLES[key], "ms": 5, "markevery": markevery, **overrides}
@@ -116,7 +136,16 @@ def variant_style(name: str, markevery: float | None = 0.1, **overrides: Any) ->
 
 def is_variant(name: str) -> bool:
     """Whether ``name`` is a variant :func:`variant_style` knows (a key or an alias)."""
-    return VARIANT_ALIASES.get(name, name) in VARIANT_STYLES
+    return variant_of(name) is not None
+
+
+def variant_of(label: str) -> str | None:
+    """The key of :data:`VARIANT_STYLES` that a figure's ``label`` names, or None: a key or an
+    alias, alone or followed by a note in parentheses (``"chance sampling (median of 8)"``,
+    ``"CFR (slope -0.98)"``). tools/figure_looks.py holds every figure to this reading."""
+    name = re.sub(r"\s+\(.*\)$", "", " ".join(label.split()))
+    key = VARIANT_ALIASES.get(name, name)
+    return key if key in VARIANT_STYLES else None
 
 AXIS_LABELS: dict[str, str] = {
     "iteration": "iterations $T$",
@@ -497,8 +526,12 @@ def plot_spread(runs: Iterable[ConvergenceLog], x: Column = "nodes_touched",
 
     ``runs`` are :class:`~cfrlib.solvers.base.ConvergenceLog` objects evaluated at the same
     iterations; at each evaluation the median is taken over the runs, for ``x`` as for the
-    exploitability. ``highlight`` is the index of one run drawn dark. Returns ``ax``.
+    exploitability. A ``label`` that names a variant draws the runs in its colour and the
+    median in its :func:`variant_style`, as a reference that names one is drawn. ``highlight``
+    is the index of one run drawn dark. Returns ``ax``.
     """
+    from matplotlib import colors as mpl_colors
+
     if x not in AXIS_LABELS:
         raise CfrlibError(f"plot_spread: x={x!r} is not a column of a convergence log; use one "
                           f"of {sorted(AXIS_LABELS)}")
@@ -512,19 +545,23 @@ def plot_spread(runs: Iterable[ConvergenceLog], x: Column = "nodes_touched",
     if highlight is not None and not 0 <= highlight < len(runs):
         raise CfrlibError(f"plot_spread: highlight={highlight!r} is not the index of one of the "
                           f"{len(runs)} runs")
-    color, median = "#2a9d8f", f"{label} (median of {len(runs)})"
+    median = f"{label} (median of {len(runs)})"
+    look: PlotStyle = variant_style(label, lw=2.4) if is_variant(label) else {"color": "#2a9d8f", "lw": 2.4}
+    color: str = look["color"]
     series = {f"_run {k}": r.exploitability for k, r in enumerate(runs)}
     xs = {f"_run {k}": getattr(r, x) for k, r in enumerate(runs)}
-    styles = {f"_run {k}": {"color": color, "lw": 0.8, "alpha": 0.45} for k in range(len(runs))}
-    if highlight is not None:
-        styles[f"_run {highlight}"] = {"color": "#264653", "lw": 1.4}
+    styles: dict[str, PlotStyle] = {f"_run {k}": {"color": color, "lw": 0.8, "alpha": 0.35}
+                                    for k in range(len(runs))}
+    if highlight is not None:   # the runs' colour, darkened to half its brightness
+        red, green, blue = mpl_colors.to_rgb(color)
+        styles[f"_run {highlight}"] = {"color": (red / 2, green / 2, blue / 2), "lw": 1.4}
     series[median] = np.median([r.exploitability for r in runs], axis=0)
     xs[median] = np.median([getattr(r, x) for r in runs], axis=0)
-    styles[median] = {"color": color, "lw": 2.4}
+    styles[median] = look
     if reference is not None:
         named = reference if isinstance(reference, Mapping) else {reference.name: reference}
         for name, log in named.items():
             series[name], xs[name] = log.exploitability, getattr(log, x)
-            styles[name] = {"ls": "--", "lw": 1.8}
+            styles[name] = variant_style(name, lw=1.8) if is_variant(name) else {"ls": "--", "lw": 1.8}
     return plot_loglog(xs, series, ax=ax, xlabel=AXIS_LABELS[x],
                        ylabel=AXIS_LABELS["exploitability"], styles=styles)

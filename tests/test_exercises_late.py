@@ -94,10 +94,13 @@ def test_every_variant_of_the_comparison_has_its_own_colour_line_style_and_marke
                 "ES-MCCFR, suits merged"}
     # Chapters 1 and 4 draw Hedge beside regret matching, RM+ and predictive RM+ (as CFR's looks).
     spine = {"CFR alt.", "CFR+", "PCFR+", "Hedge-CFR"}
+    # Chapter 6 draws public chance sampling beside chance sampling and CFR; chapter 7 VR-MCCFR
+    # beside outcome sampling.
+    samplers = {"public chance sampling", "chance sampling", "CFR alt.", "VR-MCCFR", "OS-MCCFR"}
     assert set(plotting.VARIANT_STYLES) == (set(comparison.VARIANTS) | set(comparison.FRONTIER_VARIANTS)
-                                            | subgame_methods | deep_cfr | spine)
+                                            | subgame_methods | deep_cfr | spine | samplers)
     for family in (set(comparison.VARIANTS) | set(comparison.FRONTIER_VARIANTS), subgame_methods | {"CFR+"},
-                   deep_cfr, spine):
+                   deep_cfr, spine, samplers):
         _one_look_each({name: plotting.VARIANT_STYLES[name] for name in family})
     for a, b in (("DCFR alt.", "Linear CFR"), ("CFR+", "PCFR+")):
         # The pairs that used to look alike (near-identical hues) now differ in colour and style.

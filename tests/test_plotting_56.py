@@ -41,7 +41,10 @@ def test_spread_draws_each_run_their_median_and_the_reference_on_log_axes():
     np.testing.assert_array_equal(lines[3].get_xdata(), [110, 200, 300])
     np.testing.assert_array_equal(lines[3].get_ydata(), [0.8, 0.5, 0.25])
     assert lines[1].get_linewidth() > lines[0].get_linewidth()      # the highlighted run
-    assert lines[4].get_linestyle() == "--"
+    for line, variant in ((lines[3], "chance sampling"), (lines[4], "CFR alt.")):   # their looks
+        style = plotting.VARIANT_STYLES[variant]
+        assert (line.get_color(), line.get_marker()) == (style["color"], style["marker"])
+    assert lines[0].get_color() == plotting.VARIANT_STYLES["chance sampling"]["color"]
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert legend == ["chance sampling (median of 3)", "CFR"]      # runs stay out of the legend
 

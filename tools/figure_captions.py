@@ -283,11 +283,11 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
         "name": "fig-ch07-exploration",
         "caption": (
             r"Outcome sampling on Leduc for 40,000 iterations at several values of $\epsilon$ "
-            "(cfrlib's default, 0.6, thick), against nodes touched, with vanilla CFR dashed. The "
+            "(cfrlib's default, 0.6, thick), against nodes touched, with vanilla CFR in blue. The "
             "runs end close together, all far behind CFR at equal work."),
         "alt": (
             "Log-log plot of exploitability against nodes touched: four outcome-sampling curves "
-            "for different epsilon fall slowly and end close together; the dashed CFR curve falls "
+            "for different epsilon fall slowly and end close together; the blue CFR curve falls "
             "much faster and ends far lower."),
     },
     ("07_monte_carlo_cfr.ipynb", "c017"): {
@@ -526,8 +526,8 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
         "name": "fig-ch10-game-size",
         "caption": (
             "Exploitability after 1000 iterations of each full-width variant on each game, the "
-            "games ordered by their number of infosets (hollow: simultaneous updates; diamonds: "
-            "CFR+ with quadratic averaging); on the right, divided by that of CFR with alternating "
+            "games ordered by their number of infosets, each variant in its colour and marker "
+            "(hollow: simultaneous updates); on the right, divided by that of CFR with alternating "
             "updates. The gaps do not change uniformly with the size of the game."),
         "alt": (
             "Two dot plots over five games ordered by size, log vertical axes: left, each "

@@ -12,7 +12,9 @@ the image, in the image's own pixels. It records what a reader could not read:
   points, a line collection's segments, the area of a bar, inside the axes the legend lies
   over;
 * a text smaller than ``MIN_TEXT_PX`` once the image is scaled to the page's text column
-  (``COLUMN_PX`` wide at a 1280 px window: a wider image is shrunk to fit it).
+  (``COLUMN_PX`` wide at a 1280 px window: a wider image is shrunk to fit it);
+* an algorithm drawn in a look other than its own, or two algorithms sharing a look
+  (tools/figure_looks.py).
 
 :func:`take` returns what was found since its last call, a line a problem, naming the figure by
 its titles and the texts by their words. :func:`problems` checks one figure directly.
@@ -182,7 +184,9 @@ def _analyse(figure, draw: _Draw) -> list[str]:
                     name = repr(label) if label and not label.startswith("_") else "a curve"
                     entries = ", ".join(_words(t) for t in legend.get_texts()[:3])
                     found.append(f"the legend ({entries}) covers points of {name}")
-    return found
+    import figure_looks   # beside this module, on the path that imported it
+
+    return found + figure_looks.problems(figure)
 
 
 def problems(figure, **savefig: Any) -> list[str]:
