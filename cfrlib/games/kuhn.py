@@ -87,8 +87,8 @@ class Kuhn(Game):
 
     # Shown in the book: chapter 3.
     def equilibrium(self, bluff: float = 0.0) -> Strategy:
-        """The Nash equilibrium whose jack bluffs with probability ``bluff`` (the book's omega), in
-        [0, 1/3] (Kuhn 1950).
+        """The Nash equilibrium whose jack bluffs with probability ``bluff``
+        (the book's omega), in [0, 1/3] (Kuhn 1950).
 
         Player 0 bets a J with probability ``bluff`` and a K with ``3 bluff``,
         always checks a Q and calls a check-bet with a Q with probability
@@ -99,7 +99,7 @@ class Kuhn(Game):
 
         if not 0.0 <= bluff <= 1.0 / 3.0:
             raise StrategyError(
-                f"Kuhn's equilibria bluff a jack with probability in [0, 1/3], got {bluff!r}")
+                f"Kuhn's equilibria bluff in [0, 1/3] of the time, got {bluff!r}")
         bet = {"J": bluff, "Q": 0.0, "K": 3 * bluff,
                "Jpb": 0.0, "Qpb": bluff + 1 / 3, "Kpb": 1.0,
                "Jp": 1 / 3, "Qp": 0.0, "Kp": 1.0,
