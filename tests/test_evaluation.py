@@ -53,9 +53,9 @@ def test_rps_uniform_is_the_equilibrium():
     assert br.value == 1.0 and br.strategy["P1"] == {"rock": 0.0, "paper": 1.0, "scissors": 0.0}
 
 
-@pytest.mark.parametrize("alpha", np.linspace(0, 1 / 3, 7))
-def test_kuhn_equilibrium_family(alpha):
-    eq = KUHN.equilibrium(alpha)
+@pytest.mark.parametrize("omega", np.linspace(0, 1 / 3, 7))
+def test_kuhn_equilibrium_family(omega):
+    eq = KUHN.equilibrium(omega)
     assert cfrlib.exploitability(KUHN, eq) < 1e-12
     assert cfrlib.expected_value(KUHN, eq) == pytest.approx(-1 / 18, abs=1e-14)
 
@@ -68,8 +68,8 @@ def test_strategies_off_the_family_are_exploitable(infoset, change):
     assert cfrlib.exploitability(KUHN, cfrlib.Strategy(KUHN, probs)) > 1e-3
 
 
-def test_alpha_outside_the_family_is_refused():
-    with pytest.raises(cfrlib.StrategyError, match=r"alpha in \[0, 1/3\], got 0.5"):
+def test_a_bluff_outside_the_family_is_refused():
+    with pytest.raises(cfrlib.StrategyError, match=r"bluff in \[0, 1/3\] of the time, got 0.5"):
         KUHN.equilibrium(0.5)
 
 
