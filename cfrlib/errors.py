@@ -97,3 +97,9 @@ class DeepCFRError(SolverError):
     """Bad Deep CFR options (:mod:`cfrlib.deep_cfr`): traversals, network widths, training steps,
     memory size, features that do not fit the game, or a game without built-in features."""
 
+
+
+class SpotError(CfrlibError):
+    """A poker spot that cannot be built (:mod:`cfrlib.holdem`): a bet size that does not parse
+    (the message names the token), a pot or stack that is not positive, a threshold below 0,
+    a board of the wrong length, or a node lock that does not fit its node."""
