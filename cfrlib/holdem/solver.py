@@ -1,0 +1,296 @@
+"""Range-vector CFR: the CFR family run on a range game's public tree, one pass a player and
+iteration, every hand of both players at once.
+
+The pass for the traverser ``p`` carries the opponent's reach ``pi_{-p}`` as a vector over its
+hands (chance included) and returns ``p``'s counterfactual values ``v(h)`` as a vector over its
+hands:
+
+* at a terminal, ``v(h) = u * sum of pi_{-p}(h')`` over the opponent's hands ``h'`` that share no
+  card with ``h`` (a fold), or ``u * (reach that h beats - reach that beats h)`` (a showdown),
+  with ``u = amount + pot / 2``: :mod:`cfrlib.holdem.showdown`'s O(n) kernels;
+* at a chance node, the sum over the cards ``c`` still in the deck of the child's values, the
+  opponent's hands holding ``c`` given zero reach and ``p``'s hands holding ``c`` left out, times
+  ``1 / (deck - |board| - 2k)``;
+* at the opponent's node, the sum over actions of the children's values, each child getting
+  ``pi_{-p} * sigma(a | h')``;
+* at ``p``'s node, ``v = sum_a sigma(a | h) v_a``, and the local rule updates the regrets
+  ``r(a, h) = v_a(h) - v(h)`` and the average.
+
+Values are zero-sum here (each terminal's payoff minus half the starting pot: the constant
+changes no regret); reported values add it back. The local rule is the full-width engine's
+discounted regret matching (:class:`~cfrlib.solvers.regret_minimizers.RegretMatching`:
+``R^t = (R^{t-1} + r^t) * (t^alpha / (t^alpha + 1) or t^beta / (t^beta + 1))`` by sign, CFR,
+CFR+ and DCFR as settings), with the average weighted by ``t^gamma``, kept as
+``S^t = S^{t-1} ((t - 1) / t)^gamma + pi_p sigma^t``. ``schedule="postflop"`` runs
+postflop-solver's variant instead, for side-by-side comparisons: ``R^t = R^{t-1} d + r^t`` with
+``d = (t-1)^1.5 / ((t-1)^1.5 + 1)`` where ``R^{t-1} >= 0`` and 1/2 elsewhere, and
+``S^t = S^{t-1} ((t - q) / (t - q + 1))^3 + pi_p sigma^t`` with ``q`` the largest power of 4 not above
+``t`` (the average restarts at 1, 4, 16, 64, ...), ``t`` counted from 0. Regrets and sums are
+float32 tables (rows = node and action, columns = hands); the arithmetic is float64.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit, prange
+from numba.typed import List
+from numpy.typing import NDArray
+
+from ..checks import check_exponent, check_iterations
+from ..errors import SolverError, SpotError
+from ..solvers.regret_minimizers import RegretMatching
+from .game import ACTOR, AMOUNT, BOARD, CARD, COUNT, FIRST, KIND, ROW, RangeGame
+from .showdown import fold_values, prepare_showdown, showdown_values
+from .tree import CHANCE, FOLD, PLAYER, Node
+
+FloatArray = NDArray[np.float64]
+
+UPDATE, BEST_RESPONSE, AVERAGE = 0, 1, 2
+"""Modes of a pass: a CFR iteration for the traverser, its best response to the opponent's
+average strategy, or both players' average strategies."""
+
+SCHEDULES = ("cfrlib", "postflop")
+
+
+@njit(cache=True)
+def _strategy(regret, sums, lock, row, n_actions, use_average, out):  # type: ignore[no-untyped-def]
+    """Regret matching on the rows ``row .. row + n_actions`` (uniform where no regret is positive),
+    or the normalised average sums (uniform where they are all 0); locked hands (a non-NaN
+    ``lock``) play their lock."""
+    n = out.shape[1]
+    for h in range(n):
+        if not np.isnan(lock[row, h]):
+            for a in range(n_actions):
+                out[a, h] = lock[row + a, h]
+            continue
+        total = 0.0
+        for a in range(n_actions):
+            x = float(sums[row + a, h]) if use_average else max(float(regret[row + a, h]), 0.0)
+            out[a, h] = x
+            total += x
+        for a in range(n_actions):
+            out[a, h] = out[a, h] / total if total > 0.0 else 1.0 / n_actions
+
+
+@njit(cache=True)
+def _walk(i, p, mode, opp_reach, own_reach, out, nodes, half_pot, cards, holds, deck, prepared,
+          regrets, sums, locks, params):  # type: ignore[no-untyped-def]
+    """``out = `` the traverser ``p``'s counterfactual values at node ``i`` (see the module docstring)."""
+    kind = nodes[i, 0]
+    o = 1 - p
+    n = out.shape[0]
+    if kind == 2:  # fold by nodes[i, ACTOR]
+        payoff = nodes[i, 2] + half_pot
+        fold_values(cards[p], cards[o], opp_reach, payoff if nodes[i, 1] == o else -payoff, deck, out)
+        return
+    if kind == 3:
+        showdown_values(prepared[p][nodes[i, 7]], opp_reach, nodes[i, 2] + half_pot, out)
+        return
+    first, count = nodes[i, 3], nodes[i, 4]
+    child_out = np.empty(n)
+    out[:] = 0.0
+    if kind == 1:  # chance: each card still in the deck
+        weight = 1.0 / (count - 2 * cards[p].shape[1])
+        child_opp = np.empty(opp_reach.shape[0])
+        child_own = np.empty(n)
+        for c in range(first, first + count):
+            card = nodes[c, 5]
+            for h in range(opp_reach.shape[0]):
+                child_opp[h] = 0.0 if holds[o][card, h] else opp_reach[h] * weight
+            for h in range(n):
+                child_own[h] = 0.0 if holds[p][card, h] else own_reach[h]
+            _walk(c, p, mode, child_opp, child_own, child_out, nodes, half_pot, cards, holds, deck, prepared,
+                  regrets, sums, locks, params)
+            for h in range(n):
+                if not holds[p][card, h]:
+                    out[h] += child_out[h]
+        return
+    q = nodes[i, 1]
+    row = nodes[i, 6]
+    m = cards[q].shape[0]
+    sigma = np.empty((count, m))
+    _strategy(regrets[q], sums[q], locks[q], row, count, mode != UPDATE, sigma)
+    if q != p:
+        child_opp = np.empty(m)
+        for a in range(count):
+            for h in range(m):
+                child_opp[h] = opp_reach[h] * sigma[a, h]
+            _walk(first + a, p, mode, child_opp, own_reach, child_out, nodes, half_pot, cards, holds, deck,
+                  prepared, regrets, sums, locks, params)
+            for h in range(n):
+                out[h] += child_out[h]
+        return
+    values = np.empty((count, n))
+    child_own = np.empty(n)
+    for a in range(count):
+        for h in range(n):
+            child_own[h] = own_reach[h] * sigma[a, h]
+        _walk(first + a, p, mode, opp_reach, child_own, values[a], nodes, half_pot, cards, holds, deck, prepared,
+              regrets, sums, locks, params)
+    if mode == BEST_RESPONSE:
+        for h in range(n):
+            best = values[0, h]
+            for a in range(1, count):
+                best = max(best, values[a, h])
+            out[h] = best
+        return
+    for a in range(count):
+        for h in range(n):
+            out[h] += sigma[a, h] * values[a, h]
+    if mode != UPDATE:
+        return
+    pre_positive, pre_negative, post_positive, post_negative, decay = params[0], params[1], params[2], params[3], params[4]
+    regret, total, lock = regrets[p], sums[p], locks[p]
+    for a in range(count):
+        for h in range(n):
+            if not np.isnan(lock[row, h]):
+                total[row + a, h] = lock[row + a, h]
+                continue
+            r = float(regret[row + a, h])
+            r = r * (pre_positive if r >= 0.0 else pre_negative) + values[a, h] - out[h]
+            regret[row + a, h] = r * (post_positive if r >= 0.0 else post_negative)
+            total[row + a, h] = float(total[row + a, h]) * decay + own_reach[h] * sigma[a, h]
+
+
+@njit(cache=True, parallel=True)
+def _walk_children(children, p, mode, opp_reaches, own_reaches, outs, nodes, half_pot, cards, holds, deck,
+                   prepared, regrets, sums, locks, params):  # type: ignore[no-untyped-def]
+    """The passes below the nodes ``children``, one thread each (their tables are disjoint)."""
+    for j in prange(children.shape[0]):
+        _walk(children[j], p, mode, opp_reaches[j], own_reaches[j], outs[j], nodes, half_pot, cards, holds, deck,
+              prepared, regrets, sums, locks, params)
+
+
+class RangeSolver:
+    """Range-vector CFR on ``game`` (a :class:`~cfrlib.holdem.game.RangeGame`): DCFR by default
+    (``alpha = 1.5``, ``beta = 0``, ``gamma = 2``, Brown and Sandholm 2019), CFR with
+    ``alpha = beta = inf, gamma = 0``, CFR+ with ``alpha = inf, beta = -inf, gamma = 1``;
+    ``schedule="postflop"`` for postflop-solver's DCFR (see the module docstring). Alternating
+    updates. Deterministic: no randomness, and the threads (``threads``, default all cores)
+    write disjoint tables."""
+
+    def __init__(self, game: RangeGame, alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0, *,
+                 schedule: str = "cfrlib", threads: int | None = None) -> None:
+        if not isinstance(game, RangeGame):
+            raise SolverError(f"RangeSolver needs a RangeGame, got {game!r}")
+        if schedule not in SCHEDULES:
+            raise SolverError(f"schedule must be one of {SCHEDULES}, got {schedule!r}")
+        self.game = game
+        self.rule = RegretMatching(alpha, beta)
+        self.gamma = check_exponent(gamma, "gamma", 0.0, math.inf)
+        self.schedule = schedule
+        self.threads = threads
+        self.iteration = 0
+        tree = game.game_tree
+        n = [len(h) for h in game.hands]
+        self._nodes = tree.nodes
+        self._cards = (game.hands[0], game.hands[1])
+        self._holds = (game.holds[0], game.holds[1])
+        self._half_pot = game.starting_pot / 2.0
+        self.regrets = tuple(np.zeros((tree.rows[p], n[p]), dtype=np.float32) for p in range(2))
+        self.sums = tuple(np.zeros((tree.rows[p], n[p]), dtype=np.float32) for p in range(2))
+        self.locks = tuple(np.full((tree.rows[p], n[p]), np.nan) for p in range(2))
+        self._prepared = self._prepare()
+
+    @staticmethod
+    def memory_bytes(game: RangeGame) -> int:
+        """Bytes of the regret and average tables (float32) that a solver of ``game`` allocates."""
+        rows = game.game_tree.rows
+        return sum(2 * 4 * rows[p] * len(game.hands[p]) for p in range(2))
+
+    def _prepare(self) -> tuple[Any, Any]:
+        game = self.game
+        out = (List(), List())
+        for board in game.game_tree.boards:
+            s = [np.asarray(game.strengths(board, game.hands[p]), dtype=np.int64) for p in range(2)]
+            for p in range(2):
+                out[p].append(prepare_showdown(game.hands[p], s[p], game.hands[1 - p], s[1 - p], game.deck_size))
+        if not game.game_tree.boards:  # numba needs the list's type even when no showdown exists
+            for p in range(2):
+                dummy = np.zeros((1, self._cards[p].shape[1]), dtype=np.int64)
+                out[p].append(prepare_showdown(dummy, np.zeros(1, np.int64), dummy, np.zeros(1, np.int64), 2))
+        return out
+
+    def _params(self, t: int) -> FloatArray:
+        """(pre-discount of positive and negative regrets, post-discount of both, average decay)
+        for 1-based iteration ``t``."""
+        if self.schedule == "postflop":
+            t0 = t - 1
+            power = 0 if t0 == 0 else 1 << ((t0.bit_length() - 1) & ~1)
+            lag = max(t0 - 1, 0) ** 1.5
+            decay = ((t0 - power) / (t0 - power + 1.0)) ** 3
+            return np.array([lag / (lag + 1.0), 0.5, 1.0, 1.0, decay])
+        positive, negative = self.rule.discounts(t)
+        return np.array([1.0, 1.0, positive, negative, ((t - 1) / t) ** self.gamma])
+
+    def _pass(self, p: int, mode: int, params: FloatArray) -> FloatArray:
+        """The traverser ``p``'s root values (zero-sum part, weights not normalised)."""
+        game = self.game
+        out = np.zeros(len(game.hands[p]))
+        _walk(0, p, mode, game.weights[1 - p].copy(), game.weights[p].copy(), out, self._nodes, self._half_pot,
+              self._cards, self._holds, game.deck_size, self._prepared, self.regrets, self.sums, self.locks, params)
+        return out
+
+    def iterate(self, iterations: int = 1) -> RangeSolver:
+        """Run ``iterations`` iterations (alternating: OOP's pass, then IP's)."""
+        for _ in range(check_iterations(iterations)):
+            self.iteration += 1
+            params = self._params(self.iteration)
+            for p in range(2):
+                self._pass(p, UPDATE, params)
+        return self
+
+    def run(self, iterations: int, eval_every: int | None = None) -> list[tuple[int, float]]:
+        """Iterate; every ``eval_every`` iterations (and at the end) note (iteration, exploitability)."""
+        check_iterations(iterations)
+        every = iterations if eval_every is None else check_iterations(eval_every, "eval_every")
+        log = []
+        done = 0
+        while done < iterations:
+            step = min(every, iterations - done) if every else iterations - done
+            self.iterate(step)
+            done += step
+            log.append((self.iteration, self.exploitability()))
+        return log
+
+    def _root_value(self, p: int, mode: int) -> float:
+        """Player ``p``'s expected payoff (starting pot included) in ``mode``."""
+        values = self._pass(p, mode, self._params(max(self.iteration, 1)))
+        return float(self.game.weights[p] @ values) / self.game.pair_weight + self._half_pot
+
+    def best_response_value(self, p: int) -> float:
+        """What player ``p`` gets by best-responding to the other's average strategy."""
+        return self._root_value(p, BEST_RESPONSE)
+
+    def game_value(self, p: int = 0) -> float:
+        """Player ``p``'s expected payoff when both play their average strategies."""
+        return self._root_value(p, AVERAGE)
+
+    def exploitability(self) -> float:
+        """``(BR_0 + BR_1 - starting pot) / 2`` in chips, NashConv / 2."""
+        return (self.best_response_value(0) + self.best_response_value(1) - self.game.starting_pot) / 2.0
+
+    def exploitability_percent(self) -> float:
+        """The exploitability in % of the starting pot."""
+        return 100.0 * self.exploitability() / self.game.starting_pot
+
+    def save(self, path: str | Path) -> None:
+        """The tables and the iteration count, as ``.npz``."""
+        np.savez(path, iteration=self.iteration, regrets0=self.regrets[0], regrets1=self.regrets[1],
+                 sums0=self.sums[0], sums1=self.sums[1], locks0=self.locks[0], locks1=self.locks[1])
+
+    def load(self, path: str | Path) -> RangeSolver:
+        """Restore what :meth:`save` wrote (the solver must be of the same game)."""
+        with np.load(path) as data:
+            for p in range(2):
+                for name, tables in (("regrets", self.regrets), ("sums", self.sums), ("locks", self.locks)):
+                    if data[f"{name}{p}"].shape != tables[p].shape:
+                        raise SolverError(f"{path} holds tables of another game ({name}{p} has shape "
+                                          f"{data[f'{name}{p}'].shape}, this game's {tables[p].shape})")
+                    tables[p][...] = data[f"{name}{p}"]
+            self.iteration = int(data["iteration"])
+        return self
