@@ -32,6 +32,7 @@ float32 tables (rows = node and action, columns = hands); the arithmetic is floa
 from __future__ import annotations
 
 import math
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -294,3 +295,125 @@ class RangeSolver:
                     tables[p][...] = data[f"{name}{p}"]
             self.iteration = int(data["iteration"])
         return self
+
+    # Queries: a node is named by its path from the root, actions as printed ("Bet(120)",
+    # "Call") and dealt cards as ints.
+
+    def node_index(self, path: list[str | int] | tuple[str | int, ...] = ()) -> int:
+        """The game-tree node reached by ``path``."""
+        nodes, public = self._nodes, self.game.game_tree.public
+        i = 0
+        for step in path:
+            first, count = nodes[i, FIRST], nodes[i, COUNT]
+            if nodes[i, KIND] == CHANCE:
+                cards = list(nodes[first:first + count, CARD])
+                if step not in cards:
+                    raise SpotError(f"after {list(path)[:list(path).index(step)]}: card {step!r} cannot be dealt")
+                i = first + cards.index(step)
+            elif nodes[i, KIND] == PLAYER:
+                names = [repr(a) for a in public[i].actions]
+                if step not in names:
+                    raise SpotError(f"no action {step!r} at {list(path)[:list(path).index(step)]}; "
+                                    f"the actions are {names}")
+                i = first + names.index(step)
+            else:
+                raise SpotError(f"the path {list(path)} goes past a terminal")
+        return i
+
+    def _player_node(self, path: list[str | int] | tuple[str | int, ...]) -> tuple[int, Node]:
+        i = self.node_index(path)
+        if self._nodes[i, KIND] != PLAYER:
+            raise SpotError(f"the node at {list(path)} is not a player's")
+        return i, self.game.game_tree.public[i]
+
+    def actions(self, path: list[str | int] | tuple[str | int, ...] = ()) -> list[str]:
+        """The actions at the player node ``path``, as printed."""
+        return [repr(a) for a in self._player_node(path)[1].actions]
+
+    def strategy(self, path: list[str | int] | tuple[str | int, ...] = ()) -> FloatArray:
+        """The average strategy at the player node ``path``: (actions, hands of the acting player)."""
+        i, node = self._player_node(path)
+        q = node.player
+        out = np.empty((len(node.actions), len(self.game.hands[q])))
+        _strategy(self.regrets[q], self.sums[q], self.locks[q], self._nodes[i, ROW], len(node.actions), True, out)
+        return out
+
+    def lock(self, path: list[str | int] | tuple[str | int, ...], strategy: FloatArray,
+             hands: NDArray[np.int64] | None = None) -> None:
+        """Fix the acting player's strategy at ``path``: ``strategy`` is (actions, hands) for the
+        hands ``hands`` (indices into the player's kept hands; all when None). The solver then
+        plays it there and best-responds to it elsewhere."""
+        i, node = self._player_node(path)
+        q = node.player
+        chosen = np.arange(len(self.game.hands[q])) if hands is None else np.asarray(hands, dtype=np.int64)
+        probs = np.asarray(strategy, dtype=np.float64)
+        if probs.shape != (len(node.actions), len(chosen)):
+            raise SpotError(f"a lock at {list(path)} needs a ({len(node.actions)}, {len(chosen)}) array "
+                            f"(actions, hands), got shape {probs.shape}")
+        if np.any(probs < 0) or not np.allclose(probs.sum(axis=0), 1.0, atol=1e-9):
+            raise SpotError(f"a lock at {list(path)} must give each hand probabilities summing to 1")
+        row = self._nodes[i, ROW]
+        self.locks[q][row:row + len(node.actions), chosen] = probs
+
+    def _reaches(self, path: list[str | int] | tuple[str | int, ...]) -> tuple[int, list[FloatArray]]:
+        """The node at ``path`` and both players' reach vectors there (average strategies; weights
+        times the probabilities of their own actions, hands holding a dealt card at 0)."""
+        reach = [w.copy() for w in self.game.weights]
+        i = 0
+        for k in range(len(path) + 1):
+            if k == len(path):
+                return i, reach
+            j = self.node_index(path[:k + 1])
+            if self._nodes[i, KIND] == PLAYER:
+                q = self._nodes[i, ACTOR]
+                reach[q] = reach[q] * self.strategy(path[:k])[j - self._nodes[i, FIRST]]
+            elif self._nodes[i, KIND] == CHANCE:
+                for p in range(2):
+                    reach[p][self.game.holds[p][self._nodes[j, CARD]]] = 0.0
+            i = j
+        return i, reach
+
+    def _unblocked(self, p: int, opp_reach: FloatArray) -> FloatArray:
+        """For each hand of ``p``, the opponent's reach over hands sharing no card with it."""
+        out = np.empty(len(self.game.hands[p]))
+        fold_values(self._cards[p], self._cards[1 - p], opp_reach, 1.0, self.game.deck_size, out)
+        return out
+
+    def hand_values(self, p: int, path: list[str | int] | tuple[str | int, ...] = ()) -> FloatArray:
+        """Each hand's expected payoff for ``p`` at ``path`` when both play their average strategies
+        from there, starting pot included (NaN for hands that cannot be there)."""
+        i, reach = self._reaches(path)
+        out = np.zeros(len(self.game.hands[p]))
+        _walk(i, p, AVERAGE, reach[1 - p], reach[p], out, self._nodes, self._half_pot, self._cards, self._holds,
+              self.game.deck_size, self._prepared, self.regrets, self.sums, self.locks, self._params(1))
+        mass = self._unblocked(p, reach[1 - p])
+        mass[np.isin(self._cards[p], self.game.game_tree.board_at[i]).any(axis=1)] = 0.0
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(mass > 0, out / mass + self._half_pot, np.nan)
+
+    def equity(self, p: int, path: list[str | int] | tuple[str | int, ...] = ()) -> FloatArray:
+        """Each hand's share of the pot at a showdown against the opponent's hands that reach
+        ``path``, averaged over the cards still to come (ties count half)."""
+        i, reach = self._reaches(path)
+        game = self.game
+        board = game.game_tree.board_at[i]
+        rest = [c for c in range(game.deck_size) if c not in board]
+        missing = game.board_size - len(board)
+        won = np.zeros(len(game.hands[p]))
+        mass = np.zeros(len(game.hands[p]))
+        scratch = np.empty(len(game.hands[p]))
+        for runout in combinations(rest, missing):
+            full = tuple(sorted(board + runout))
+            opp = reach[1 - p].copy()
+            mine = ~np.isin(game.hands[p], board).any(axis=1)
+            for c in runout:
+                opp[game.holds[1 - p][c]] = 0.0
+                mine &= ~game.holds[p][c]
+            s = [np.asarray(game.strengths(full, game.hands[q]), dtype=np.int64) for q in (p, 1 - p)]
+            prepared = prepare_showdown(game.hands[p], s[0], game.hands[1 - p], s[1], game.deck_size)
+            showdown_values(prepared, opp, 0.5, scratch)
+            total = self._unblocked(p, opp)
+            won += np.where(mine, scratch + 0.5 * total, 0.0)
+            mass += np.where(mine, total, 0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(mass > 0, won / mass, np.nan)

@@ -45,3 +45,18 @@ def leduc() -> RangeGame:
 
     names = [r + s for r in "JQK" for s in "sh"]
     return RangeGame(tree, (), _one_card_hands(6), [np.ones(6), np.ones(6)], 6, strengths, 1, names=[names] * 2)
+
+
+def clairvoyance(bet: int, pot: int = 100) -> RangeGame:
+    """The river clairvoyance game: OOP holds the nuts or air (half each), IP a bluff-catcher
+    that beats only air; OOP may check or bet ``bet`` chips into ``pot``, IP may call or fold,
+    nobody raises. With ``b = bet / pot``, OOP's bets are bluffs ``b / (1 + 2b)`` of the time and
+    IP calls ``1 / (1 + b)`` of the time at equilibrium. Cards: 0 air, 1 the bluff-catcher, 2 the nuts."""
+    tree = PublicTree(TreeConfig("river", pot, 10 * (pot + bet), {"river": [(f"{bet}c", ""), ("", "")]}))
+
+    def strengths(board: tuple[int, ...], hands: IntArray) -> IntArray:
+        return hands[:, 0].copy()
+
+    hands = [np.array([[0], [2]], dtype=np.int64), np.array([[1]], dtype=np.int64)]
+    return RangeGame(tree, (), hands, [np.ones(2), np.ones(1)], 3, strengths, 0,
+                     names=[["air", "nuts"], ["bluff-catcher"]])
