@@ -18,6 +18,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..errors import SpotError
+from . import evaluator
+from .cards import DECK_SIZE, HANDS, hand_str, parse_board
+from .spot import TreeConfig
 from .tree import CHANCE, PLAYER, SHOWDOWN, Node, PublicTree
 
 IntArray = NDArray[np.int64]
@@ -136,3 +139,19 @@ class RangeGame:
         boards = sorted(board_ids, key=board_ids.__getitem__)
         return GameTree(np.array(nodes, dtype=np.int64), public, boards, (rows[0], rows[1]), board_at)
 
+
+
+def holdem_game(config: TreeConfig, board: str | Sequence[int], weights: Sequence[NDArray[np.float64]]) -> RangeGame:
+    """A no-limit hold'em spot: ``config``'s betting on ``board`` (3, 4 or 5 cards, matching the
+    street), with each player's weights over the 1,326 hands of :data:`cfrlib.holdem.cards.HANDS`."""
+    cards = parse_board(board)
+    for p in range(2):
+        if np.shape(weights[p]) != (len(HANDS),):
+            raise SpotError(f"player {p}'s weights must be one a hand of cards.HANDS ({len(HANDS)}), "
+                            f"got shape {np.shape(weights[p])}")
+
+    def strengths(full: tuple[int, ...], hands: IntArray) -> IntArray:
+        return evaluator.strengths(full, hands)
+
+    names = [hand_str(i) for i in range(len(HANDS))]
+    return RangeGame(PublicTree(config), cards, [HANDS, HANDS], weights, DECK_SIZE, strengths, 5, [names, names])
