@@ -78,8 +78,8 @@ def _strategy(regret, sums, lock, row, n_actions, use_average, out):  # type: ig
 
 
 @njit(cache=True)
-def _walk(i, p, mode, opp_reach, own_reach, out, nodes, half_pot, cards, holds, deck, prepared,
-          regrets, sums, locks, params):  # type: ignore[no-untyped-def]
+def _walk(i, p, mode, opp_reach, own_reach, out, nodes, half_pot, cards, holds, deck, prepared,  # type: ignore[no-untyped-def]
+          regrets, sums, locks, params):
     """``out = `` the traverser ``p``'s counterfactual values at node ``i`` (see the module docstring)."""
     kind = nodes[i, 0]
     o = 1 - p
@@ -158,8 +158,8 @@ def _walk(i, p, mode, opp_reach, own_reach, out, nodes, half_pot, cards, holds, 
 
 
 @njit(cache=True, parallel=True)
-def _walk_children(children, p, mode, opp_reaches, own_reaches, outs, nodes, half_pot, cards, holds, deck,
-                   prepared, regrets, sums, locks, params):  # type: ignore[no-untyped-def]
+def _walk_children(children, p, mode, opp_reaches, own_reaches, outs, nodes, half_pot, cards, holds, deck,  # type: ignore[no-untyped-def]
+                   prepared, regrets, sums, locks, params):
     """The passes below the nodes ``children``, one thread each (their tables are disjoint)."""
     for j in prange(children.shape[0]):
         _walk(children[j], p, mode, opp_reaches[j], own_reaches[j], outs[j], nodes, half_pot, cards, holds, deck,

@@ -177,7 +177,7 @@ class PublicTree:
         if line.previous in ("None", "Check", "Chance"):
             leading = donk is not None and line.previous == "Chance" and line.oop_called
             sizes = donk if leading else config.bets[STREETS[node.street]][p].bet
-            actions = [Action("Check")] + [sized(s, False) for s in sizes or ()]
+            actions = [Action("Check"), *(sized(s, False) for s in sizes or ())]
             if most <= _round(pot * config.add_allin_threshold):
                 actions.append(Action("AllIn", most))
         else:
