@@ -32,12 +32,14 @@ float32 tables (rows = node and action, columns = hands); the arithmetic is floa
 from __future__ import annotations
 
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 from numba.typed import List
 from numpy.typing import NDArray
 
@@ -78,9 +80,18 @@ def _strategy(regret, sums, lock, row, n_actions, use_average, out):  # type: ig
 
 
 @njit(cache=True)
-def _walk(i, p, mode, opp_reach, own_reach, out, nodes, half_pot, cards, holds, deck, prepared,  # type: ignore[no-untyped-def]
-          regrets, sums, locks, params):
-    """``out = `` the traverser ``p``'s counterfactual values at node ``i`` (see the module docstring)."""
+def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  # type: ignore[no-untyped-def]
+    """``out = `` the traverser ``p``'s counterfactual values at node ``i`` (see the module docstring).
+
+    ``tree = (nodes, cards, holds, prepared, half_pot, deck)``, ``tables = (regrets, sums, locks)``
+    (each a pair, one a player), ``params`` the rule's factors (:meth:`RangeSolver._params`).
+    ``split = (stage, slot, slot_opp, slot_own, slot_first, task_out)`` cuts the pass at the first
+    chance nodes (``slot[i] >= 0``) so that their children can run on threads: stage 1 stores
+    the reaches there and updates nothing, stage 2 reads the children's values from ``task_out``
+    (rows ``slot_first[slot[i]]`` on) and updates; stage 0 walks the whole subtree."""
+    nodes, cards, holds, prepared, half_pot, deck = tree
+    regrets, sums, locks = tables
+    stage, slot, slot_opp, slot_own, slot_first, task_out = split
     kind = nodes[i, 0]
     o = 1 - p
     n = out.shape[0]
@@ -92,20 +103,24 @@ def _walk(i, p, mode, opp_reach, own_reach, out, nodes, half_pot, cards, holds, 
         showdown_values(prepared[p][nodes[i, 7]], opp_reach, nodes[i, 2] + half_pot, out)
         return
     first, count = nodes[i, 3], nodes[i, 4]
-    child_out = np.empty(n)
     out[:] = 0.0
     if kind == 1:  # chance: each card still in the deck
-        weight = 1.0 / (count - 2 * cards[p].shape[1])
+        s = slot[i] if stage != 0 else -1
+        if s >= 0 and stage == 1:
+            slot_opp[s, :] = opp_reach
+            slot_own[s, :] = own_reach
+            return
+        child_out = np.empty(n)
         child_opp = np.empty(opp_reach.shape[0])
         child_own = np.empty(n)
-        for c in range(first, first + count):
-            card = nodes[c, 5]
-            for h in range(opp_reach.shape[0]):
-                child_opp[h] = 0.0 if holds[o][card, h] else opp_reach[h] * weight
-            for h in range(n):
-                child_own[h] = 0.0 if holds[p][card, h] else own_reach[h]
-            _walk(c, p, mode, child_opp, child_own, child_out, nodes, half_pot, cards, holds, deck, prepared,
-                  regrets, sums, locks, params)
+        for k in range(count):
+            card = nodes[first + k, 5]
+            if s >= 0:
+                child_out[:] = task_out[slot_first[s] + k]
+            else:
+                _deal(card, chance_weight(count, cards[p].shape[1]), opp_reach, own_reach, holds[o], holds[p],
+                      child_opp, child_own)
+                _walk(first + k, p, mode, child_opp, child_own, child_out, tree, tables, params, split)
             for h in range(n):
                 if not holds[p][card, h]:
                     out[h] += child_out[h]
@@ -116,12 +131,12 @@ def _walk(i, p, mode, opp_reach, own_reach, out, nodes, half_pot, cards, holds, 
     sigma = np.empty((count, m))
     _strategy(regrets[q], sums[q], locks[q], row, count, mode != UPDATE, sigma)
     if q != p:
+        child_out = np.empty(n)
         child_opp = np.empty(m)
         for a in range(count):
             for h in range(m):
                 child_opp[h] = opp_reach[h] * sigma[a, h]
-            _walk(first + a, p, mode, child_opp, own_reach, child_out, nodes, half_pot, cards, holds, deck,
-                  prepared, regrets, sums, locks, params)
+            _walk(first + a, p, mode, child_opp, own_reach, child_out, tree, tables, params, split)
             for h in range(n):
                 out[h] += child_out[h]
         return
@@ -130,8 +145,7 @@ def _walk(i, p, mode, opp_reach, own_reach, out, nodes, half_pot, cards, holds, 
     for a in range(count):
         for h in range(n):
             child_own[h] = own_reach[h] * sigma[a, h]
-        _walk(first + a, p, mode, opp_reach, child_own, values[a], nodes, half_pot, cards, holds, deck, prepared,
-              regrets, sums, locks, params)
+        _walk(first + a, p, mode, opp_reach, child_own, values[a], tree, tables, params, split)
     if mode == BEST_RESPONSE:
         for h in range(n):
             best = values[0, h]
@@ -142,7 +156,7 @@ def _walk(i, p, mode, opp_reach, own_reach, out, nodes, half_pot, cards, holds, 
     for a in range(count):
         for h in range(n):
             out[h] += sigma[a, h] * values[a, h]
-    if mode != UPDATE:
+    if mode != UPDATE or stage == 1:
         return
     pre_positive, pre_negative, post_positive, post_negative, decay = params[0], params[1], params[2], params[3], params[4]
     regret, total, lock = regrets[p], sums[p], locks[p]
@@ -157,13 +171,37 @@ def _walk(i, p, mode, opp_reach, own_reach, out, nodes, half_pot, cards, holds, 
             total[row + a, h] = float(total[row + a, h]) * decay + own_reach[h] * sigma[a, h]
 
 
-@njit(cache=True, parallel=True)
-def _walk_children(children, p, mode, opp_reaches, own_reaches, outs, nodes, half_pot, cards, holds, deck,  # type: ignore[no-untyped-def]
-                   prepared, regrets, sums, locks, params):
-    """The passes below the nodes ``children``, one thread each (their tables are disjoint)."""
-    for j in prange(children.shape[0]):
-        _walk(children[j], p, mode, opp_reaches[j], own_reaches[j], outs[j], nodes, half_pot, cards, holds, deck,
-              prepared, regrets, sums, locks, params)
+@njit(cache=True)
+def chance_weight(children, cards_per_hand):  # type: ignore[no-untyped-def]
+    """``1 / (deck - |board| - 2k)``: each card's probability once both hands are dealt."""
+    return 1.0 / (children - 2 * cards_per_hand)
+
+
+@njit(cache=True)
+def _deal(card, weight, opp_reach, own_reach, opp_holds, own_holds, child_opp, child_own):  # type: ignore[no-untyped-def]
+    """The reaches below a chance node after ``card``: hands holding it at 0, the opponent's times ``weight``."""
+    for h in range(opp_reach.shape[0]):
+        child_opp[h] = 0.0 if opp_holds[card, h] else opp_reach[h] * weight
+    for h in range(own_reach.shape[0]):
+        child_own[h] = 0.0 if own_holds[card, h] else own_reach[h]
+
+
+@njit(cache=True, nogil=True)
+def _walk_tasks(p, mode, tasks, start, step, tree, tables, params, split):  # type: ignore[no-untyped-def]
+    """Stage 0 passes below the cut for the tasks ``start, start + step, ...``, one a (chance node,
+    card): ``tasks[t] = (child, slot, children of the chance node)``, values into ``split``'s
+    ``task_out[t]``. The tasks' tables are disjoint, so threads (each running this function
+    without the GIL on its own tasks) need no locks, and the result does not depend on their number."""
+    nodes, cards, holds = tree[0], tree[1], tree[2]
+    slot_opp, slot_own, task_out = split[2], split[3], split[5]
+    whole = (0, split[1], slot_opp, slot_own, split[4], task_out)
+    child_opp = np.empty(slot_opp.shape[1])
+    child_own = np.empty(slot_own.shape[1])
+    for t in range(start, tasks.shape[0], step):
+        child, s, count = tasks[t, 0], tasks[t, 1], tasks[t, 2]
+        _deal(nodes[child, 5], chance_weight(count, cards[p].shape[1]), slot_opp[s], slot_own[s], holds[1 - p],
+              holds[p], child_opp, child_own)
+        _walk(child, p, mode, child_opp, child_own, task_out[t], tree, tables, params, whole)
 
 
 class RangeSolver:
@@ -171,8 +209,8 @@ class RangeSolver:
     (``alpha = 1.5``, ``beta = 0``, ``gamma = 2``, Brown and Sandholm 2019), CFR with
     ``alpha = beta = inf, gamma = 0``, CFR+ with ``alpha = inf, beta = -inf, gamma = 1``;
     ``schedule="postflop"`` for postflop-solver's DCFR (see the module docstring). Alternating
-    updates. Deterministic: no randomness, and the threads (``threads``, default all cores)
-    write disjoint tables."""
+    updates. Deterministic: no randomness, and the threads (``threads``, default all cores) take
+    the cards dealt at the first chance nodes, whose subtrees' tables are disjoint."""
 
     def __init__(self, game: RangeGame, alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0, *,
                  schedule: str = "cfrlib", threads: int | None = None) -> None:
@@ -184,18 +222,45 @@ class RangeSolver:
         self.rule = RegretMatching(alpha, beta)
         self.gamma = check_exponent(gamma, "gamma", 0.0, math.inf)
         self.schedule = schedule
-        self.threads = threads
+        self.threads = (os.cpu_count() or 1) if threads is None else check_iterations(threads, "threads")
+        if self.threads < 1:
+            raise SolverError(f"threads must be at least 1, got {threads!r}")
+        self._pool = ThreadPoolExecutor(self.threads - 1) if self.threads > 1 else None
         self.iteration = 0
         tree = game.game_tree
         n = [len(h) for h in game.hands]
         self._nodes = tree.nodes
         self._cards = (game.hands[0], game.hands[1])
-        self._holds = (game.holds[0], game.holds[1])
         self._half_pot = game.starting_pot / 2.0
-        self.regrets = tuple(np.zeros((tree.rows[p], n[p]), dtype=np.float32) for p in range(2))
-        self.sums = tuple(np.zeros((tree.rows[p], n[p]), dtype=np.float32) for p in range(2))
-        self.locks = tuple(np.full((tree.rows[p], n[p]), np.nan) for p in range(2))
-        self._prepared = self._prepare()
+        self.regrets = (np.zeros((tree.rows[0], n[0]), np.float32), np.zeros((tree.rows[1], n[1]), np.float32))
+        self.sums = (np.zeros((tree.rows[0], n[0]), np.float32), np.zeros((tree.rows[1], n[1]), np.float32))
+        self.locks = (np.full((tree.rows[0], n[0]), np.nan), np.full((tree.rows[1], n[1]), np.nan))
+        self._tree = (tree.nodes, self._cards, (game.holds[0], game.holds[1]), self._prepare(), self._half_pot,
+                      game.deck_size)
+        self._tables = (self.regrets, self.sums, self.locks)
+        self._tasks, self._splits = self._cut(n)
+
+    def _cut(self, n: list[int]) -> tuple[NDArray[np.int64], list[tuple[Any, ...]]]:
+        """The first chance nodes (no chance node above them) and one task a card dealt there:
+        ``tasks[t] = (child, slot of the chance node, its number of children)``; per traverser the
+        arrays of ``_walk``'s ``split``."""
+        nodes = self._nodes
+        below_chance = np.zeros(len(nodes), dtype=bool)
+        slot = np.full(len(nodes), -1, dtype=np.int64)
+        slot_first: list[int] = []
+        tasks: list[tuple[int, int, int]] = []
+        for i in range(len(nodes)):
+            first, count = nodes[i, FIRST], nodes[i, COUNT]
+            below_chance[first:first + count] = below_chance[i] or nodes[i, KIND] == CHANCE
+            if nodes[i, KIND] == CHANCE and not below_chance[i]:
+                slot[i] = len(slot_first)
+                slot_first.append(len(tasks))
+                tasks.extend((c, int(slot[i]), int(count)) for c in range(first, first + count))
+        slots = max(len(slot_first), 1)
+        first_task = np.array(slot_first or [0], dtype=np.int64)
+        splits = [(0, slot, np.zeros((slots, n[1 - p])), np.zeros((slots, n[p])), first_task,
+                   np.zeros((max(len(tasks), 1), n[p]))) for p in range(2)]
+        return np.array(tasks, dtype=np.int64).reshape(-1, 3), splits
 
     @staticmethod
     def memory_bytes(game: RangeGame) -> int:
@@ -232,8 +297,19 @@ class RangeSolver:
         """The traverser ``p``'s root values (zero-sum part, weights not normalised)."""
         game = self.game
         out = np.zeros(len(game.hands[p]))
-        _walk(0, p, mode, game.weights[1 - p].copy(), game.weights[p].copy(), out, self._nodes, self._half_pot,
-              self._cards, self._holds, game.deck_size, self._prepared, self.regrets, self.sums, self.locks, params)
+        opp, own = game.weights[1 - p], game.weights[p]
+        split = self._splits[p]
+        if not len(self._tasks):
+            _walk(0, p, mode, opp, own, out, self._tree, self._tables, params, split)
+            return out
+        _walk(0, p, mode, opp, own, out, self._tree, self._tables, params, (1,) + split[1:])
+        step = min(self.threads, len(self._tasks))
+        jobs = [] if self._pool is None else [self._pool.submit(_walk_tasks, p, mode, self._tasks, k, step, self._tree, self._tables, params, split)
+                for k in range(1, step)]
+        _walk_tasks(p, mode, self._tasks, 0, step, self._tree, self._tables, params, split)
+        for job in jobs:
+            job.result()
+        _walk(0, p, mode, opp, own, out, self._tree, self._tables, params, (2,) + split[1:])
         return out
 
     def iterate(self, iterations: int = 1) -> RangeSolver:
@@ -384,8 +460,7 @@ class RangeSolver:
         from there, starting pot included (NaN for hands that cannot be there)."""
         i, reach = self._reaches(path)
         out = np.zeros(len(self.game.hands[p]))
-        _walk(i, p, AVERAGE, reach[1 - p], reach[p], out, self._nodes, self._half_pot, self._cards, self._holds,
-              self.game.deck_size, self._prepared, self.regrets, self.sums, self.locks, self._params(1))
+        _walk(i, p, AVERAGE, reach[1 - p], reach[p], out, self._tree, self._tables, self._params(1), self._splits[p])
         mass = self._unblocked(p, reach[1 - p])
         mass[np.isin(self._cards[p], self.game.game_tree.board_at[i]).any(axis=1)] = 0.0
         with np.errstate(invalid="ignore", divide="ignore"):

@@ -176,3 +176,16 @@ def test_per_hand_values_and_equity_on_kuhn():
     assert ev.mean() - 1 == pytest.approx(-1 / 18, abs=1e-4)
     assert ev[0] == pytest.approx(0.0, abs=1e-3)  # the jack never wins: it loses its ante
     assert solver.equity(0).tolist() == [0.0, 0.5, 1.0]
+
+
+def test_threads_change_nothing():
+    # Leduc's board card is a chance node: its six cards are tasks shared out between the threads
+    one = RangeSolver(toys.leduc(), threads=1).iterate(30)
+    two = RangeSolver(toys.leduc(), threads=2).iterate(30)
+    # five first-round lines reach the board card (check-check, bet-call, bet-raise-call and the
+    # same after a check), times six cards
+    assert len(two._tasks) == 5 * 6
+    for p in range(2):
+        assert np.array_equal(one.regrets[p], two.regrets[p]) and np.array_equal(one.sums[p], two.sums[p])
+    with pytest.raises(SolverError, match="threads"):
+        RangeSolver(toys.kuhn(), threads=0)
