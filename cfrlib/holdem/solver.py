@@ -492,3 +492,28 @@ class RangeSolver:
             mass += np.where(mine, total, 0.0)
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(mass > 0, won / mass, np.nan)
+
+    def grid(self, path: list[str | int] | tuple[str | int, ...] = ()) -> tuple[FloatArray, FloatArray]:
+        """The acting player's strategy at ``path`` on the 13x13 grid of hold'em hand classes:
+        ``(mix, weight)`` with ``mix[a, r, c]`` the frequency of action ``a`` over the class's hands
+        weighted by how often each reaches the node, and ``weight[r, c]`` that reach. Rows and
+        columns run A, K, ..., 2; pairs on the diagonal, suited hands above it (row = the higher
+        card), offsuit below."""
+        if self.game.cards_per_hand != 2 or self.game.deck_size != 52:
+            raise SpotError("the 13x13 grid is for hold'em hands (two cards of a 52-card deck)")
+        i, reach = self._reaches(path)
+        q = int(self._nodes[i, ACTOR])
+        hands = self.game.hands[q]
+        ranks, suits = hands // 4, hands % 4
+        high, low = 12 - ranks.max(axis=1), 12 - ranks.min(axis=1)
+        suited = suits[:, 0] == suits[:, 1]
+        rows, cols = np.where(suited, high, low), np.where(suited, low, high)
+        live = reach[q] * ~np.isin(hands, self.game.game_tree.board_at[i]).any(axis=1)
+        probs = self.strategy(path)
+        weight = np.zeros((13, 13))
+        np.add.at(weight, (rows, cols), live)
+        mix = np.zeros((len(probs), 13, 13))
+        for a in range(len(probs)):
+            np.add.at(mix[a], (rows, cols), live * probs[a])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(weight > 0, mix / weight, np.nan), weight

@@ -46,3 +46,15 @@ def test_weights_must_cover_every_hand():
         holdem_game(config, "Td9d6hQc2s", [np.ones(10), np.ones(len(HANDS))])
     with pytest.raises(SpotError, match="board of 4 cards"):
         holdem_game(config, "Td9d6hQc", [np.ones(len(HANDS))] * 2)
+
+
+def test_the_grid_puts_pairs_on_the_diagonal_and_suited_hands_above_it():
+    config = TreeConfig("river", 100, 200, {"river": ("50%, a", "")})
+    weights = pairs_and_suited_aces()
+    solver = RangeSolver(holdem_game(config, "Td9d6hQc2s", [weights, weights])).iterate(5)
+    mix, weight = solver.grid()
+    assert mix.shape == (3, 13, 13)  # Check, Bet(50), AllIn(200)
+    # AA: 6 combinations; QQ: 3 (Qc on the board); AKs: 4 suits; AKo: not in the range
+    assert (weight[0, 0], weight[2, 2], weight[0, 1], weight[1, 0]) == (6.0, 3.0, 4.0, 0.0)
+    assert np.allclose(np.nansum(mix, axis=0)[weight > 0], 1.0)
+    assert np.isnan(mix[:, 1, 0]).all()
