@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 from ..errors import SpotError
 from . import evaluator
 from .cards import DECK_SIZE, HANDS, hand_str, parse_board
+from .ranges import Range
 from .spot import TreeConfig
 from .tree import CHANCE, PLAYER, SHOWDOWN, Node, PublicTree
 
@@ -141,14 +142,19 @@ class RangeGame:
 
 
 
-def holdem_game(config: TreeConfig, board: str | Sequence[int], weights: Sequence[NDArray[np.float64]]) -> RangeGame:
+def holdem_game(config: TreeConfig, board: str | Sequence[int],
+                ranges: Sequence[str | Range | NDArray[np.float64]]) -> RangeGame:
     """A no-limit hold'em spot: ``config``'s betting on ``board`` (3, 4 or 5 cards, matching the
-    street), with each player's weights over the 1,326 hands of :data:`cfrlib.holdem.cards.HANDS`."""
+    street) between the ranges ``[OOP, IP]``, each a string in players' notation
+    (``"QQ-22,AQs-A2s,ATo+"``), a :class:`~cfrlib.holdem.ranges.Range` or weights over the 1,326
+    hands of :data:`cfrlib.holdem.cards.HANDS`."""
     cards = parse_board(board)
-    for p in range(2):
-        if np.shape(weights[p]) != (len(HANDS),):
-            raise SpotError(f"player {p}'s weights must be one a hand of cards.HANDS ({len(HANDS)}), "
-                            f"got shape {np.shape(weights[p])}")
+    weights = []
+    for p, given in enumerate(ranges):
+        w = (Range.parse(given) if isinstance(given, str) else given if isinstance(given, Range) else Range(given)).weights
+        weights.append(np.asarray(w, dtype=np.float64))
+    if len(weights) != 2:
+        raise SpotError(f"a spot needs two ranges [OOP, IP], got {len(weights)}")
 
     def strengths(full: tuple[int, ...], hands: IntArray) -> IntArray:
         return evaluator.strengths(full, hands)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from cfrlib.errors import SpotError
+from cfrlib.errors import CfrlibError, SpotError
 from cfrlib.holdem.cards import HANDS, card
 from cfrlib.holdem.game import KIND, holdem_game
 from cfrlib.holdem.solver import RangeSolver
@@ -16,6 +16,15 @@ def pairs_and_suited_aces():
     ranks, suits = HANDS // 4, HANDS % 4
     w[(ranks[:, 0] == ranks[:, 1]) | ((ranks[:, 1] == 12) & (suits[:, 0] == suits[:, 1]))] = 1.0
     return w
+
+
+def test_basic_rs_ranges_keep_its_hand_counts():
+    # examples/basic.rs asserts IP's 250 hands on Td9d6h Qc (its ranges, given as strings here)
+    config = TreeConfig("turn", 200, 900, {"turn": ("60%", ""), "river": ("60%", "")})
+    game = holdem_game(config, "Td9d6hQc", ["66+,A8s+,A5s-A4s,AJo+,K9s+,KQo,QTs+,JTs,96s+,85s+,75s+,65s,54s",
+                                             "QQ-22,AQs-A2s,ATo+,K5s+,KJo+,Q8s+,J8s+,T7s+,96s+,86s+,75s+,64s+,53s+"])
+    assert len(game.hands[1]) == 250
+    assert game.names[1][:3] == ["2d2c", "2h2c", "2s2c"]
 
 
 def test_turn_spot_expands_one_river_per_card_and_drops_blocked_hands():
@@ -42,8 +51,10 @@ def test_a_river_spot_converges_and_its_values_add_up_to_the_pot():
 
 def test_weights_must_cover_every_hand():
     config = TreeConfig("river", 100, 200)
-    with pytest.raises(SpotError, match="1326"):
+    with pytest.raises(CfrlibError, match="1326"):
         holdem_game(config, "Td9d6hQc2s", [np.ones(10), np.ones(len(HANDS))])
+    with pytest.raises(CfrlibError, match="QX"):
+        holdem_game(config, "Td9d6hQc2s", ["QX", "AA"])
     with pytest.raises(SpotError, match="board of 4 cards"):
         holdem_game(config, "Td9d6hQc", [np.ones(len(HANDS))] * 2)
 
