@@ -24,8 +24,9 @@ CFR+ and DCFR as settings), with the average weighted by ``t^gamma``, kept as
 ``S^t = S^{t-1} ((t - 1) / t)^gamma + pi_p sigma^t``. ``schedule="postflop"`` runs
 postflop-solver's variant instead, for side-by-side comparisons: ``R^t = R^{t-1} d + r^t`` with
 ``d = (t-1)^1.5 / ((t-1)^1.5 + 1)`` where ``R^{t-1} >= 0`` and 1/2 elsewhere, and
-``S^t = S^{t-1} ((t - q) / (t - q + 1))^3 + pi_p sigma^t`` with ``q`` the largest power of 4 not above
-``t`` (the average restarts at 1, 4, 16, 64, ...), ``t`` counted from 0. Regrets and sums are
+``S^t = S^{t-1} ((t - q) / (t - q + 1))^3 + sigma^t`` with ``q`` the largest power of 4 not above
+``t`` (the average restarts at 1, 4, 16, 64, ...), ``t`` counted from 0; postflop-solver adds
+``sigma^t`` itself, not weighted by the player's own reach ``pi_p`` as CFR's average is. Regrets and sums are
 float32 tables (rows = node and action, columns = hands); the arithmetic is float64.
 """
 
@@ -60,23 +61,41 @@ SCHEDULES = ("cfrlib", "postflop")
 
 
 @njit(cache=True)
+def _locked(lock, row):  # type: ignore[no-untyped-def]
+    """Whether any hand is locked at the node whose rows start at ``row``."""
+    for h in range(lock.shape[1]):
+        if not np.isnan(lock[row, h]):
+            return True
+    return False
+
+
+@njit(cache=True)
 def _strategy(regret, sums, lock, row, n_actions, use_average, out):  # type: ignore[no-untyped-def]
     """Regret matching on the rows ``row .. row + n_actions`` (uniform where no regret is positive),
     or the normalised average sums (uniform where they are all 0); locked hands (a non-NaN
-    ``lock``) play their lock."""
+    ``lock``) play their lock. Loops run along the rows (the hands), which numba vectorizes."""
     n = out.shape[1]
-    for h in range(n):
-        if not np.isnan(lock[row, h]):
-            for a in range(n_actions):
-                out[a, h] = lock[row + a, h]
-            continue
-        total = 0.0
-        for a in range(n_actions):
-            x = float(sums[row + a, h]) if use_average else max(float(regret[row + a, h]), 0.0)
-            out[a, h] = x
-            total += x
-        for a in range(n_actions):
-            out[a, h] = out[a, h] / total if total > 0.0 else 1.0 / n_actions
+    total = np.zeros(n)
+    for a in range(n_actions):
+        if use_average:
+            for h in range(n):
+                x = float(sums[row + a, h])
+                out[a, h] = x
+                total[h] += x
+        else:
+            for h in range(n):
+                x = max(float(regret[row + a, h]), 0.0)
+                out[a, h] = x
+                total[h] += x
+    uniform = 1.0 / n_actions
+    for a in range(n_actions):
+        for h in range(n):
+            out[a, h] = out[a, h] / total[h] if total[h] > 0.0 else uniform
+    if _locked(lock, row):
+        for h in range(n):
+            if not np.isnan(lock[row, h]):
+                for a in range(n_actions):
+                    out[a, h] = lock[row + a, h]
 
 
 @njit(cache=True)
@@ -159,16 +178,20 @@ def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  
     if mode != UPDATE or stage == 1:
         return
     pre_positive, pre_negative, post_positive, post_negative, decay = params[0], params[1], params[2], params[3], params[4]
+    own_weighted = params[5] != 0.0
     regret, total, lock = regrets[p], sums[p], locks[p]
     for a in range(count):
         for h in range(n):
-            if not np.isnan(lock[row, h]):
-                total[row + a, h] = lock[row + a, h]
-                continue
             r = float(regret[row + a, h])
             r = r * (pre_positive if r >= 0.0 else pre_negative) + values[a, h] - out[h]
             regret[row + a, h] = r * (post_positive if r >= 0.0 else post_negative)
-            total[row + a, h] = float(total[row + a, h]) * decay + own_reach[h] * sigma[a, h]
+            weight = own_reach[h] if own_weighted else 1.0
+            total[row + a, h] = float(total[row + a, h]) * decay + weight * sigma[a, h]
+    if _locked(lock, row):  # a locked hand's average is its lock
+        for h in range(n):
+            if not np.isnan(lock[row, h]):
+                for a in range(count):
+                    total[row + a, h] = lock[row + a, h]
 
 
 @njit(cache=True)
@@ -282,16 +305,16 @@ class RangeSolver:
         return out
 
     def _params(self, t: int) -> FloatArray:
-        """(pre-discount of positive and negative regrets, post-discount of both, average decay)
-        for 1-based iteration ``t``."""
+        """(pre-discount of positive and negative regrets, post-discount of both, average decay,
+        1 if the average weights ``sigma`` by the player's own reach else 0) for 1-based iteration ``t``."""
         if self.schedule == "postflop":
             t0 = t - 1
             power = 0 if t0 == 0 else 1 << ((t0.bit_length() - 1) & ~1)
             lag = max(t0 - 1, 0) ** 1.5
             decay = ((t0 - power) / (t0 - power + 1.0)) ** 3
-            return np.array([lag / (lag + 1.0), 0.5, 1.0, 1.0, decay])
+            return np.array([lag / (lag + 1.0), 0.5, 1.0, 1.0, decay, 0.0])
         positive, negative = self.rule.discounts(t)
-        return np.array([1.0, 1.0, positive, negative, ((t - 1) / t) ** self.gamma])
+        return np.array([1.0, 1.0, positive, negative, ((t - 1) / t) ** self.gamma, 1.0])
 
     def _pass(self, p: int, mode: int, params: FloatArray) -> FloatArray:
         """The traverser ``p``'s root values (zero-sum part, weights not normalised)."""
