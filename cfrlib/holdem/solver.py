@@ -99,6 +99,17 @@ def _strategy(regret, sums, lock, row, n_actions, use_average, out):  # type: ig
 
 
 @njit(cache=True)
+def _terminal(i, p, opp_reach, out, tree):  # type: ignore[no-untyped-def]
+    """``out =`` the traverser ``p``'s values at the terminal ``i``: a fold or a showdown."""
+    nodes, cards, prepared, half_pot, deck = tree[0], tree[1], tree[3], tree[4], tree[5]
+    payoff = nodes[i, 2] + half_pot
+    if nodes[i, 0] == 2:  # a fold by nodes[i, ACTOR]
+        fold_values(cards[p], cards[1 - p], opp_reach, payoff if nodes[i, 1] == 1 - p else -payoff, deck, out)
+    else:
+        showdown_values(prepared[p][nodes[i, 7]], opp_reach, payoff, out)
+
+
+@njit(cache=True)
 def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  # type: ignore[no-untyped-def]
     """``out = `` the traverser ``p``'s counterfactual values at node ``i`` (see the module docstring).
 
@@ -108,22 +119,17 @@ def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  
     chance nodes (``slot[i] >= 0``) so that their children can run on threads: stage 1 stores
     the reaches there and updates nothing, stage 2 reads the children's values from ``task_out``
     (rows ``slot_first[slot[i]]`` on) and updates; stage 0 walks the whole subtree."""
-    nodes, cards, holds, prepared, half_pot, deck = tree
-    regrets, sums, locks = tables
-    stage, slot, slot_opp, slot_own, slot_first, task_out = split
+    nodes, cards, holds = tree[0], tree[1], tree[2]
+    if nodes[i, 0] >= 2:
+        _terminal(i, p, opp_reach, out, tree)
+        return
     kind = nodes[i, 0]
     o = 1 - p
     n = out.shape[0]
-    if kind == 2:  # fold by nodes[i, ACTOR]
-        payoff = nodes[i, 2] + half_pot
-        fold_values(cards[p], cards[o], opp_reach, payoff if nodes[i, 1] == o else -payoff, deck, out)
-        return
-    if kind == 3:
-        showdown_values(prepared[p][nodes[i, 7]], opp_reach, nodes[i, 2] + half_pot, out)
-        return
     first, count = nodes[i, 3], nodes[i, 4]
     out[:] = 0.0
     if kind == 1:  # chance: each card still in the deck
+        stage, slot, slot_opp, slot_own, slot_first, task_out = split
         s = slot[i] if stage != 0 else -1
         if s >= 0 and stage == 1:
             slot_opp[s, :] = opp_reach
@@ -144,6 +150,7 @@ def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  
                 if not holds[p][card, h]:
                     out[h] += child_out[h]
         return
+    regrets, sums, locks = tables
     q = nodes[i, 1]
     row = nodes[i, 6]
     m = cards[q].shape[0]
@@ -155,7 +162,10 @@ def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  
         for a in range(count):
             for h in range(m):
                 child_opp[h] = opp_reach[h] * sigma[a, h]
-            _walk(first + a, p, mode, child_opp, own_reach, child_out, tree, tables, params, split)
+            if nodes[first + a, 0] >= 2:
+                _terminal(first + a, p, child_opp, child_out, tree)
+            else:
+                _walk(first + a, p, mode, child_opp, own_reach, child_out, tree, tables, params, split)
             for h in range(n):
                 out[h] += child_out[h]
         return
@@ -164,7 +174,10 @@ def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  
     for a in range(count):
         for h in range(n):
             child_own[h] = own_reach[h] * sigma[a, h]
-        _walk(first + a, p, mode, opp_reach, child_own, values[a], tree, tables, params, split)
+        if nodes[first + a, 0] >= 2:
+            _terminal(first + a, p, opp_reach, values[a], tree)
+        else:
+            _walk(first + a, p, mode, opp_reach, child_own, values[a], tree, tables, params, split)
     if mode == BEST_RESPONSE:
         for h in range(n):
             best = values[0, h]
@@ -175,7 +188,7 @@ def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  
     for a in range(count):
         for h in range(n):
             out[h] += sigma[a, h] * values[a, h]
-    if mode != UPDATE or stage == 1:
+    if mode != UPDATE or split[0] == 1:
         return
     pre_positive, pre_negative, post_positive, post_negative, decay = params[0], params[1], params[2], params[3], params[4]
     own_weighted = params[5] != 0.0
