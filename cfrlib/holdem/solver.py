@@ -61,19 +61,24 @@ SCHEDULES = ("cfrlib", "postflop")
 
 
 @njit(cache=True)
-def _locked(lock, row):  # type: ignore[no-untyped-def]
-    """Whether any hand is locked at the node whose rows start at ``row``."""
-    for h in range(lock.shape[1]):
-        if not np.isnan(lock[row, h]):
-            return True
-    return False
+def _apply_lock(lock_row, lock_table, row, n_actions, out):  # type: ignore[no-untyped-def]
+    """Overwrite ``out`` (actions, hands) with the lock of the node whose rows start at ``row``,
+    for the hands it locks: ``lock_row[row + a]`` is the row of ``lock_table`` holding action
+    ``a``'s probabilities (-1: no lock at this node), NaN for a hand left free."""
+    if lock_row[row] < 0:
+        return
+    first = lock_table[lock_row[row]]
+    for h in range(out.shape[1]):
+        if not np.isnan(first[h]):
+            for a in range(n_actions):
+                out[a, h] = lock_table[lock_row[row + a], h]
 
 
 @njit(cache=True)
-def _strategy(regret, sums, lock, row, n_actions, use_average, out):  # type: ignore[no-untyped-def]
+def _strategy(regret, sums, lock_row, lock_table, row, n_actions, use_average, out):  # type: ignore[no-untyped-def]
     """Regret matching on the rows ``row .. row + n_actions`` (uniform where no regret is positive),
-    or the normalised average sums (uniform where they are all 0); locked hands (a non-NaN
-    ``lock``) play their lock. Loops run along the rows (the hands), which numba vectorizes."""
+    or the normalised average sums (uniform where they are all 0); locked hands play their lock
+    (:func:`_apply_lock`). Loops run along the rows (the hands), which numba vectorizes."""
     n = out.shape[1]
     total = np.zeros(n)
     for a in range(n_actions):
@@ -91,11 +96,7 @@ def _strategy(regret, sums, lock, row, n_actions, use_average, out):  # type: ig
     for a in range(n_actions):
         for h in range(n):
             out[a, h] = out[a, h] / total[h] if total[h] > 0.0 else uniform
-    if _locked(lock, row):
-        for h in range(n):
-            if not np.isnan(lock[row, h]):
-                for a in range(n_actions):
-                    out[a, h] = lock[row + a, h]
+    _apply_lock(lock_row, lock_table, row, n_actions, out)
 
 
 @njit(cache=True)
@@ -113,8 +114,8 @@ def _terminal(i, p, opp_reach, out, tree):  # type: ignore[no-untyped-def]
 def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  # type: ignore[no-untyped-def]
     """``out = `` the traverser ``p``'s counterfactual values at node ``i`` (see the module docstring).
 
-    ``tree = (nodes, cards, holds, prepared, half_pot, deck)``, ``tables = (regrets, sums, locks)``
-    (each a pair, one a player), ``params`` the rule's factors (:meth:`RangeSolver._params`).
+    ``tree = (nodes, cards, holds, prepared, half_pot, deck)``, ``tables = (regrets, sums,
+    lock_rows, lock_tables)`` (each a pair, one a player), ``params`` the rule's factors (:meth:`RangeSolver._params`).
     ``split = (stage, slot, slot_opp, slot_own, slot_first, task_out)`` cuts the pass at the first
     chance nodes (``slot[i] >= 0``) so that their children can run on threads: stage 1 stores
     the reaches there and updates nothing, stage 2 reads the children's values from ``task_out``
@@ -150,12 +151,12 @@ def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  
                 if not holds[p][card, h]:
                     out[h] += child_out[h]
         return
-    regrets, sums, locks = tables
+    regrets, sums, lock_rows, lock_tables = tables
     q = nodes[i, 1]
     row = nodes[i, 6]
     m = cards[q].shape[0]
     sigma = np.empty((count, m))
-    _strategy(regrets[q], sums[q], locks[q], row, count, mode != UPDATE, sigma)
+    _strategy(regrets[q], sums[q], lock_rows[q], lock_tables[q], row, count, mode != UPDATE, sigma)
     if q != p:
         child_out = np.empty(n)
         child_opp = np.empty(m)
@@ -192,7 +193,7 @@ def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  
         return
     pre_positive, pre_negative, post_positive, post_negative, decay = params[0], params[1], params[2], params[3], params[4]
     own_weighted = params[5] != 0.0
-    regret, total, lock = regrets[p], sums[p], locks[p]
+    regret, total = regrets[p], sums[p]
     for a in range(count):
         for h in range(n):
             r = float(regret[row + a, h])
@@ -200,11 +201,15 @@ def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  
             regret[row + a, h] = r * (post_positive if r >= 0.0 else post_negative)
             weight = own_reach[h] if own_weighted else 1.0
             total[row + a, h] = float(total[row + a, h]) * decay + weight * sigma[a, h]
-    if _locked(lock, row):  # a locked hand's average is its lock
-        for h in range(n):
-            if not np.isnan(lock[row, h]):
-                for a in range(count):
-                    total[row + a, h] = lock[row + a, h]
+    if lock_rows[p][row] >= 0:  # a locked hand's average is its lock
+        locked = np.empty((count, n))
+        for a in range(count):
+            for h in range(n):
+                locked[a, h] = total[row + a, h]
+        _apply_lock(lock_rows[p], lock_tables[p], row, count, locked)
+        for a in range(count):
+            for h in range(n):
+                total[row + a, h] = locked[a, h]
 
 
 @njit(cache=True)
@@ -270,10 +275,11 @@ class RangeSolver:
         self._half_pot = game.starting_pot / 2.0
         self.regrets = (np.zeros((tree.rows[0], n[0]), np.float32), np.zeros((tree.rows[1], n[1]), np.float32))
         self.sums = (np.zeros((tree.rows[0], n[0]), np.float32), np.zeros((tree.rows[1], n[1]), np.float32))
-        self.locks = (np.full((tree.rows[0], n[0]), np.nan), np.full((tree.rows[1], n[1]), np.nan))
+        self.lock_rows = (np.full(tree.rows[0], -1, np.int64), np.full(tree.rows[1], -1, np.int64))
+        self.lock_tables = (np.zeros((1, n[0])), np.zeros((1, n[1])))
         self._tree = (tree.nodes, self._cards, (game.holds[0], game.holds[1]), self._prepare(), self._half_pot,
                       game.deck_size)
-        self._tables = (self.regrets, self.sums, self.locks)
+        self._tables = (self.regrets, self.sums, self.lock_rows, self.lock_tables)
         self._tasks, self._splits = self._cut(n)
 
     def _cut(self, n: list[int]) -> tuple[NDArray[np.int64], list[tuple[Any, ...]]]:
@@ -392,20 +398,24 @@ class RangeSolver:
         return 100.0 * self.exploitability() / self.game.starting_pot
 
     def save(self, path: str | Path) -> None:
-        """The tables and the iteration count, as ``.npz``."""
-        np.savez(path, iteration=self.iteration, regrets0=self.regrets[0], regrets1=self.regrets[1],
-                 sums0=self.sums[0], sums1=self.sums[1], locks0=self.locks[0], locks1=self.locks[1])
+        """The tables, the locks and the iteration count, as ``.npz``."""
+        arrays = {f"{name}{p}": getattr(self, name)[p] for name in ("regrets", "sums", "lock_rows", "lock_tables")
+                  for p in range(2)}
+        np.savez(path, iteration=self.iteration, **arrays)
 
     def load(self, path: str | Path) -> RangeSolver:
         """Restore what :meth:`save` wrote (the solver must be of the same game)."""
         with np.load(path) as data:
             for p in range(2):
-                for name, tables in (("regrets", self.regrets), ("sums", self.sums), ("locks", self.locks)):
-                    if data[f"{name}{p}"].shape != tables[p].shape:
+                for name in ("regrets", "sums", "lock_rows"):
+                    mine, saved = getattr(self, name)[p], data[f"{name}{p}"]
+                    if saved.shape != mine.shape:
                         raise SolverError(f"{path} holds tables of another game ({name}{p} has shape "
-                                          f"{data[f'{name}{p}'].shape}, this game's {tables[p].shape})")
-                    tables[p][...] = data[f"{name}{p}"]
+                                          f"{saved.shape}, this game's {mine.shape})")
+                    mine[...] = saved
+            self.lock_tables = (data["lock_tables0"], data["lock_tables1"])
             self.iteration = int(data["iteration"])
+        self._tables = (self.regrets, self.sums, self.lock_rows, self.lock_tables)
         return self
 
     # Queries: a node is named by its path from the root, actions as printed ("Bet(120)",
@@ -447,7 +457,8 @@ class RangeSolver:
         i, node = self._player_node(path)
         q = node.player
         out = np.empty((len(node.actions), len(self.game.hands[q])))
-        _strategy(self.regrets[q], self.sums[q], self.locks[q], self._nodes[i, ROW], len(node.actions), True, out)
+        _strategy(self.regrets[q], self.sums[q], self.lock_rows[q], self.lock_tables[q], self._nodes[i, ROW],
+                  len(node.actions), True, out)
         return out
 
     def lock(self, path: list[str | int] | tuple[str | int, ...], strategy: FloatArray,
@@ -464,8 +475,14 @@ class RangeSolver:
                             f"(actions, hands), got shape {probs.shape}")
         if np.any(probs < 0) or not np.allclose(probs.sum(axis=0), 1.0, atol=1e-9):
             raise SpotError(f"a lock at {list(path)} must give each hand probabilities summing to 1")
-        row = self._nodes[i, ROW]
-        self.locks[q][row:row + len(node.actions), chosen] = probs
+        row, k = self._nodes[i, ROW], len(node.actions)
+        rows, table = self.lock_rows[q], self.lock_tables[q]
+        if rows[row] < 0:  # the node's first lock: k new rows, every hand free
+            rows[row:row + k] = len(table) + np.arange(k)
+            table = np.concatenate([table, np.full((k, table.shape[1]), np.nan)])
+        table[rows[row:row + k][:, None], chosen[None, :]] = probs
+        self.lock_tables = (table, self.lock_tables[1]) if q == 0 else (self.lock_tables[0], table)
+        self._tables = (self.regrets, self.sums, self.lock_rows, self.lock_tables)
 
     def _reaches(self, path: list[str | int] | tuple[str | int, ...]) -> tuple[int, list[FloatArray]]:
         """The node at ``path`` and both players' reach vectors there (average strategies; weights

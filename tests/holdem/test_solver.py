@@ -150,11 +150,15 @@ def test_cfr_and_cfr_plus_and_the_postflop_schedule_converge_too():
 
 
 def test_save_and_load_round_trip(tmp_path):
-    solver = RangeSolver(toys.leduc()).iterate(20)
+    solver = RangeSolver(toys.leduc())
+    solver.lock(["Check"], np.array([[0.25], [0.75]]), hands=np.array([3]))  # Qh bets 3/4 after a check
+    solver.iterate(20)
+    assert solver.strategy(["Check"])[:, 3].tolist() == [0.25, 0.75]
     solver.save(tmp_path / "leduc.npz")
     again = RangeSolver(toys.leduc()).load(tmp_path / "leduc.npz")
     assert again.iteration == 20
     assert np.array_equal(again.strategy(["Check"]), solver.strategy(["Check"]))
+    assert again.strategy(["Check"])[:, 3].tolist() == [0.25, 0.75]
     assert again.iterate(5).exploitability() == solver.iterate(5).exploitability()
     with pytest.raises(SolverError, match="another game"):
         RangeSolver(toys.kuhn()).load(tmp_path / "leduc.npz")
