@@ -192,6 +192,8 @@ def main() -> None:
     parser.add_argument("--spot-file", type=Path, help="a JSON spot instead of --spot")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--iterations", type=int, help="override the spot's iterations")
+    parser.add_argument("--target-percent", type=float,
+                        help="stop at the first check at or below this %% of the starting pot")
     parser.add_argument("--compression", action="store_true", help="16-bit storage")
     parser.add_argument("--out-dir", type=Path, default=HERE / "data")
     args = parser.parse_args()
@@ -206,6 +208,8 @@ def main() -> None:
     for name, spot in spots.items():
         if args.iterations:
             spot = {**spot, "iterations": args.iterations}
+        if args.target_percent is not None:
+            spot = {**spot, "target": args.target_percent * spot["starting_pot"] / 100}
         for threads in args.threads:
             machine = _machine()
             result = run(binary, spot, threads, args.compression)
