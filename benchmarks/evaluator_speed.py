@@ -29,7 +29,7 @@ from cfrlib.holdem.cards import HANDS, RANKS, SUITS
 from cfrlib.holdem.evaluator import evaluate, river_strengths
 
 
-@njit(cache=True)
+@njit  # not cached: a cached caller would keep a stale copy of an edited evaluate
 def _evaluate_rows(deals):  # type: ignore[no-untyped-def]
     out = np.empty(deals.shape[0], dtype=np.int64)
     for i in range(deals.shape[0]):

@@ -89,6 +89,7 @@ def _classes(body: str, token: str) -> Iterator[tuple[int, int, str]]:
 
 
 def _weight(text: str, token: str) -> float:
+    """The weight after a token's colon, a number in [0, 1]."""
     try:
         weight = float(text)
     except ValueError:
@@ -111,6 +112,7 @@ def _run_token(run: list[tuple[int, int, str]]) -> str:
 
 
 def _format_weight(weight: float) -> str:
+    """``:weight`` in Python's shortest round-trip form, nothing for 1."""
     return "" if weight == 1.0 else f":{weight!r}"
 
 

@@ -92,7 +92,8 @@ def _blocked(cards, card_sum, twin_reach):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def fold_values(my_cards, opp_cards, opp_reach, payoff, deck_size, out):  # type: ignore[no-untyped-def]
     """``out[h] = payoff * (R - blocked(h))``: ``payoff`` times the opponent's reach over the hands
-    that share no card with ``h``."""
+    that share no card with ``h``. O(n + m), plus a table of ``deck_size**2`` entries that finds
+    the twins of two-card hands."""
     card_sum = np.zeros(deck_size)
     total = 0.0
     k = opp_cards.shape[1]

@@ -37,7 +37,7 @@ COUNTS = {
 }
 
 
-@njit(cache=True)
+@njit  # not cached: a cached caller would keep a stale copy of an edited evaluate
 def every_five_card_hand():
     """The strength of each of the C(52, 5) five-card hands."""
     out = np.empty(2598960, dtype=np.int64)
