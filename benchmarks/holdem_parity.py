@@ -9,9 +9,10 @@ iterations, and writes ``benchmarks/data/holdem_engine_<spot>_<threads>t.json`` 
 
     python benchmarks/holdem_parity.py benchmarks/data/postflop_solver_basic-turn_2t.json [--iterations 300]
 
-Seconds are wall-clock seconds of the iterations alone (the evaluations excluded), as the
-postflop-solver driver counts its ``solve_step`` calls; on a loaded machine compare the two
-programs only within one run of both.
+The log rows are ``[iteration, wall seconds, CPU seconds (all threads), exploitability in
+chips]`` of the iterations alone (the evaluations excluded), as the postflop-solver driver counts
+its ``solve_step`` calls. On a machine shared with other work, wall seconds depend on the load;
+the CPU seconds of both programs are the figures to compare.
 """
 
 from __future__ import annotations
@@ -50,13 +51,14 @@ def compare(record: dict[str, Any], iterations: int | None) -> dict[str, Any]:
     checkpoints = [row[0] for row in theirs["exploitability_log"] if row[0] > 0]
     if iterations is not None:
         checkpoints = [k for k in checkpoints if k <= iterations]
-    log, seconds, done = [], 0.0, 0
+    log, seconds, cpu, done = [], 0.0, 0.0, 0
     for k in checkpoints:
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         solver.iterate(k - done)
         seconds += time.perf_counter() - start
+        cpu += time.process_time() - cpu_start
         done = k
-        log.append([k, seconds, solver.exploitability()])
+        log.append([k, seconds, cpu, solver.exploitability()])
     pot = spot["starting_pot"]
     evs = {}
     for p in range(2):
@@ -72,7 +74,7 @@ def compare(record: dict[str, Any], iterations: int | None) -> dict[str, Any]:
                              "postflop_solver_float32": theirs["memory_bytes"]["float32"]},
             "log": log, "postflop_solver_log": [their_log[k] for k in checkpoints],
             "game_value": [solver.game_value(0), solver.game_value(1)], "expected_values": evs,
-            "exploitability_percent": 100 * log[-1][2] / pot}
+            "exploitability_percent": 100 * log[-1][3] / pot}
 
 
 def main() -> None:
@@ -88,9 +90,9 @@ def main() -> None:
         args.out_dir.mkdir(parents=True, exist_ok=True)
         (args.out_dir / name).write_text(json.dumps(result, indent=1))
         print(f"{path.name}: {result['threads']} threads, memory {result['memory_bytes']}")
-        print(f"{'iteration':>9} {'cfrlib s':>9} {'cfrlib expl':>12} {'postflop s':>11} {'postflop expl':>14}")
+        print(f"{'iteration':>9} {'cfrlib CPU s':>12} {'cfrlib expl':>12} {'postflop CPU s':>14} {'postflop expl':>14}")
         for ours, theirs in zip(result["log"], result["postflop_solver_log"], strict=True):
-            print(f"{ours[0]:>9} {ours[1]:>9.2f} {ours[2]:>12.4f} {theirs[1]:>11.2f} {theirs[2]:>14.4f}")
+            print(f"{ours[0]:>9} {ours[2]:>12.2f} {ours[3]:>12.4f} {theirs[2]:>14.2f} {theirs[3]:>14.4f}")
         for p, ev in result["expected_values"].items():
             print(f"player {p}: EV {ev['ours']:.3f} (postflop-solver {ev['theirs']:.3f}), "
                   f"mean |hand EV difference| {ev['mean_abs_hand_difference']:.3f}")
