@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from concurrent.futures import ThreadPoolExecutor
 from itertools import combinations
 from pathlib import Path
@@ -44,8 +45,9 @@ from numba import njit
 from numba.typed import List
 from numpy.typing import NDArray
 
-from ..checks import check_exponent, check_iterations
+from ..checks import check_exponent, check_iterations, check_tolerance
 from ..errors import SolverError, SpotError
+from ..solvers.base import ConvergenceLog
 from ..solvers.regret_minimizers import RegretMatching
 from .game import ACTOR, AMOUNT, BOARD, CARD, COUNT, FIRST, KIND, ROW, RangeGame
 from .showdown import fold_values, prepare_showdown, showdown_values
@@ -268,6 +270,10 @@ class RangeSolver:
             raise SolverError(f"threads must be at least 1, got {threads!r}")
         self._pool = ThreadPoolExecutor(self.threads - 1) if self.threads > 1 else None
         self.iteration = 0
+        self.seconds = 0.0
+        """Wall-clock seconds spent iterating."""
+        self.nodes_touched = 0
+        """Game-tree nodes visited by the iterations (every node twice an iteration)."""
         tree = game.game_tree
         n = [len(h) for h in game.hands]
         self._nodes = tree.nodes
@@ -356,24 +362,39 @@ class RangeSolver:
 
     def iterate(self, iterations: int = 1) -> RangeSolver:
         """Run ``iterations`` iterations (alternating: OOP's pass, then IP's)."""
+        start = time.perf_counter()
         for _ in range(check_iterations(iterations)):
             self.iteration += 1
             params = self._params(self.iteration)
             for p in range(2):
                 self._pass(p, UPDATE, params)
+        self.seconds += time.perf_counter() - start
+        self.nodes_touched += 2 * len(self._nodes) * iterations
         return self
 
-    def run(self, iterations: int, eval_every: int | None = None) -> list[tuple[int, float]]:
-        """Iterate; every ``eval_every`` iterations (and at the end) note (iteration, exploitability)."""
-        check_iterations(iterations)
-        every = iterations if eval_every is None else check_iterations(eval_every, "eval_every")
-        log = []
-        done = 0
-        while done < iterations:
-            step = min(every, iterations - done) if every else iterations - done
-            self.iterate(step)
-            done += step
-            log.append((self.iteration, self.exploitability()))
+    def run(self, iterations: int, eval_every: int | None = None, *, target_exploitability: float | None = None,
+            log: ConvergenceLog | None = None) -> ConvergenceLog:
+        """Iterate up to ``iterations`` more times, noting the exploitability (chips) every
+        ``eval_every`` iterations (default: once, at the end) in a
+        :class:`~cfrlib.solvers.base.ConvergenceLog` (``seconds`` count the iterations alone);
+        stop at the first evaluation at or below ``target_exploitability``. Appends to ``log``
+        when given, so that a resumed run continues it."""
+        n = check_iterations(iterations)
+        every = n if eval_every is None else check_iterations(eval_every, "eval_every")
+        if every == 0 and n > 0:
+            raise SolverError("eval_every must be a positive integer")
+        if target_exploitability is not None:
+            check_tolerance(target_exploitability, "target_exploitability")
+        log = log if log is not None else ConvergenceLog("range-vector DCFR")
+        if not log.rows or log.rows[-1][0] != self.iteration:
+            log.append(self.iteration, self.nodes_touched, self.seconds, self.exploitability())
+        end = self.iteration + n
+        while self.iteration < end:
+            self.iterate(min(every, end - self.iteration))
+            value = self.exploitability()
+            log.append(self.iteration, self.nodes_touched, self.seconds, value)
+            if target_exploitability is not None and value <= target_exploitability:
+                break
         return log
 
     def _root_value(self, p: int, mode: int) -> float:

@@ -193,3 +193,11 @@ def test_threads_change_nothing():
         assert np.array_equal(one.regrets[p], two.regrets[p]) and np.array_equal(one.sums[p], two.sums[p])
     with pytest.raises(SolverError, match="threads"):
         RangeSolver(toys.kuhn(), threads=0)
+
+
+def test_run_logs_exploitability_and_stops_at_the_target():
+    solver = RangeSolver(toys.kuhn())
+    log = solver.run(400, eval_every=50, target_exploitability=0.01)
+    assert log.iteration[0] == 0 and log.exploitability[-1] <= 0.01 < log.exploitability[-2]
+    assert solver.iteration == log.iteration[-1] < 400
+    assert log.nodes_touched[-1] == 2 * 9 * solver.iteration  # Kuhn's public tree has 9 nodes
