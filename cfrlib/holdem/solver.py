@@ -49,9 +49,9 @@ from ..checks import check_exponent, check_iterations, check_tolerance
 from ..errors import SolverError, SpotError
 from ..solvers.base import ConvergenceLog
 from ..solvers.regret_minimizers import RegretMatching
-from .game import ACTOR, AMOUNT, BOARD, CARD, COUNT, FIRST, KIND, ROW, RangeGame
+from .game import ACTOR, CARD, COUNT, FIRST, KIND, ROW, RangeGame
 from .showdown import fold_values, prepare_showdown, showdown_values
-from .tree import CHANCE, FOLD, PLAYER, Node
+from .tree import CHANCE, PLAYER, Node
 
 FloatArray = NDArray[np.float64]
 
