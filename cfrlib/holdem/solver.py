@@ -62,7 +62,7 @@ average strategy, or both players' average strategies."""
 SCHEDULES = ("cfrlib", "postflop")
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _apply_lock(lock_row, lock_table, row, n_actions, out):  # type: ignore[no-untyped-def]
     """Overwrite ``out`` (actions, hands) with the lock of the node whose rows start at ``row``,
     for the hands it locks: ``lock_row[row + a]`` is the row of ``lock_table`` holding action
@@ -76,7 +76,7 @@ def _apply_lock(lock_row, lock_table, row, n_actions, out):  # type: ignore[no-u
                 out[a, h] = lock_table[lock_row[row + a], h]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _strategy(regret, sums, lock_row, lock_table, row, n_actions, use_average, out):  # type: ignore[no-untyped-def]
     """Regret matching on the rows ``row .. row + n_actions`` (uniform where no regret is positive),
     or the normalised average sums (uniform where they are all 0); locked hands play their lock
@@ -101,7 +101,7 @@ def _strategy(regret, sums, lock_row, lock_table, row, n_actions, use_average, o
     _apply_lock(lock_row, lock_table, row, n_actions, out)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _terminal(i, p, opp_reach, out, tree):  # type: ignore[no-untyped-def]
     """``out =`` the traverser ``p``'s values at the terminal ``i``: a fold or a showdown."""
     nodes, cards, prepared, half_pot, deck = tree[0], tree[1], tree[3], tree[4], tree[5]
@@ -112,7 +112,7 @@ def _terminal(i, p, opp_reach, out, tree):  # type: ignore[no-untyped-def]
         showdown_values(prepared[p][nodes[i, 7]], opp_reach, payoff, out)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  # type: ignore[no-untyped-def]
     """``out = `` the traverser ``p``'s counterfactual values at node ``i`` (see the module docstring).
 
@@ -214,13 +214,13 @@ def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  
                 total[row + a, h] = locked[a, h]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def chance_weight(children, cards_per_hand):  # type: ignore[no-untyped-def]
     """``1 / (deck - |board| - 2k)``: each card's probability once both hands are dealt."""
     return 1.0 / (children - 2 * cards_per_hand)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _deal(card, weight, opp_reach, own_reach, opp_holds, own_holds, child_opp, child_own):  # type: ignore[no-untyped-def]
     """The reaches below a chance node after ``card``: hands holding it at 0, the opponent's times ``weight``."""
     for h in range(opp_reach.shape[0]):
@@ -229,7 +229,7 @@ def _deal(card, weight, opp_reach, own_reach, opp_holds, own_holds, child_opp, c
         child_own[h] = 0.0 if own_holds[card, h] else own_reach[h]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def _walk_tasks(p, mode, tasks, start, step, tree, tables, params, split):  # type: ignore[no-untyped-def]
     """Stage 0 passes below the cut for the tasks ``start, start + step, ...``, one a (chance node,
     card): ``tasks[t] = (child, slot, children of the chance node)``, values into ``split``'s
