@@ -1,7 +1,8 @@
 """Compile cfrlib's numba code into numba's on-disk cache: ``python -m cfrlib.compile_cache``.
 
-The sampling walks (``cfrlib.solvers.sampling.kernels``) and the exact best response
-(``cfrlib.sequence_form``) are compiled on first use, about 15 s in all on a cold cache, and kept
+The sampling walks (``cfrlib.solvers.sampling.kernels``), the exact best response
+(``cfrlib.sequence_form``) and the hold'em layer's kernels (``cfrlib.holdem``: the range-vector
+pass, the showdown kernels, the evaluator) are compiled on first use, about 15 s in all on a cold cache, and kept
 on disk (``cache=True``) for every later process of this installation. ``make venv`` runs this
 once, so that the test workers and notebook kernels that start together do not each compile
 the same code. Each walk compiles in a process of its own, as many at once as there are cores.
@@ -13,16 +14,28 @@ import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from . import exploitability, games
+from . import exploitability, games, holdem
+from .holdem import toys
 from .solvers.sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
 
 SOLVERS = {"chance sampling": ChanceSamplingCFR, "external sampling": ExternalSamplingMCCFR,
            "outcome sampling": OutcomeSamplingMCCFR}
+RANGE_VECTOR = "range-vector CFR"
 
 
 def compile_one(name: str) -> str:
     """Run the walk of sampling solver ``name`` twice on Kuhn (every rule runs the same compiled
-    walk), read its regrets (``settled``) and run the exact evaluation once."""
+    walk), read its regrets (``settled``) and run the exact evaluation once; for
+    ``RANGE_VECTOR``, iterate, query and evaluate the range-vector solver on Leduc (with threads)
+    and on a hold'em river."""
+    if name == RANGE_VECTOR:
+        solver = holdem.RangeSolver(toys.leduc(), threads=2).iterate(2)
+        solver.hand_values(0, ["Check"])
+        solver.equity(0)
+        river = holdem.holdem_game(holdem.TreeConfig("river", 100, 100, {"river": ("a", "")}), "Td9d6hQc2s",
+                                   ["AA", "KK"])
+        holdem.RangeSolver(river, threads=1).iterate(2).exploitability()
+        return name
     kuhn = games.kuhn()
     solver = SOLVERS[name](kuhn, seed=0).iterate(2)
     _ = solver.regret
@@ -35,7 +48,7 @@ def compile_all(processes: int | None = None) -> float:
     once (default: the number of cores); the seconds it took."""
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=processes or os.cpu_count() or 1) as pool:
-        list(pool.map(compile_one, SOLVERS))
+        list(pool.map(compile_one, [*SOLVERS, RANGE_VECTOR]))
     return time.perf_counter() - start
 
 

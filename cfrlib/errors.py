@@ -87,6 +87,12 @@ class DuplicateInfosetError(GameFormatError):
     infoset ``2`` (which gets the name ``"2"``) next to another infoset named ``"2"``."""
 
 
+class CardError(CfrlibError):
+    """Cards, a board, hole cards or a range that cannot be read (:mod:`cfrlib.holdem`): the
+    message names the bad token (an unknown rank or suit, a card given twice, a board of the wrong
+    length, a range token that is not hold'em notation)."""
+
+
 class SubgameError(CfrlibError):
     """A subgame that cannot be re-solved: roots that are not histories of the game, nested or
     terminal roots, a set of roots that is not closed under the players' information (an infoset
@@ -97,3 +103,9 @@ class DeepCFRError(SolverError):
     """Bad Deep CFR options (:mod:`cfrlib.deep_cfr`): traversals, network widths, training steps,
     memory size, features that do not fit the game, or a game without built-in features."""
 
+
+
+class SpotError(CfrlibError):
+    """A poker spot that cannot be built (:mod:`cfrlib.holdem`): a bet size that does not parse
+    (the message names the token), a pot or stack that is not positive, a threshold below 0,
+    a board of the wrong length, or a node lock that does not fit its node."""

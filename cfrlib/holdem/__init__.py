@@ -1,0 +1,17 @@
+"""No-limit hold'em subgames solved by range-vector CFR (issue 36).
+
+The cards and their strengths (:mod:`~cfrlib.holdem.cards`, :mod:`~cfrlib.holdem.evaluator`), the
+O(n) fold and showdown values with card removal (:mod:`~cfrlib.holdem.showdown`), the bet sizes
+and tree configuration as players write them (:mod:`~cfrlib.holdem.spot`), the public tree
+(:mod:`~cfrlib.holdem.tree`), range games and their game trees (:mod:`~cfrlib.holdem.game`), the
+solver (:mod:`~cfrlib.holdem.solver`) and Kuhn, Leduc and the clairvoyance game as range games
+(:mod:`~cfrlib.holdem.toys`).
+"""
+
+from .game import RangeGame, holdem_game
+from .solver import RangeSolver
+from .spot import BetSize, BetSizes, TreeConfig, parse_bet_sizes
+from .tree import Action, PublicTree
+
+__all__ = ["Action", "BetSize", "BetSizes", "PublicTree", "RangeGame", "RangeSolver", "TreeConfig",
+           "holdem_game", "parse_bet_sizes"]
