@@ -65,7 +65,7 @@ def counterfactual_values(tree, probs, player, opponent_reach=None,
     ``v_i(sigma, I) = sum_a sigma(I, a) v_i(sigma_{I->a}, I)`` to its parent
     sequence. With ``best_response=True`` player ``i`` plays a best response
     below every infoset instead: the action values are the best-response values
-    ``q_i(I, a)`` and ``v_i(I) = max_a q_i(I, a)``.
+    ``v^BR_i(I, a)`` and ``v_i(I) = max_a v^BR_i(I, a)``.
 
     ``opponent_reach`` gives ``pi_{-i}(z)`` per terminal (chance times the
     opponent's reach); by default it is computed from ``probs``. Returns

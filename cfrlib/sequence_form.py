@@ -201,7 +201,7 @@ def counterfactual_values(block: PlayerBlock, q: NDArray[np.float64], sigma: NDA
     (or ``max_a q(I, a)`` when ``sigma`` is None: a best response) is added to ``q[parent(I)]``.
 
     ``q`` enters holding ``sum_{z: seq_i(z) = seq} pi_{-i}(z) u_i(z)`` per flat sequence and leaves
-    holding ``q_i(I, a)``, with ``q[-1]`` the value of the game for player ``i``. Returns ``v_i``
+    holding ``v_i(sigma_{I->a}, I)``, with ``q[-1]`` the value of the game for player ``i``. Returns ``v_i``
     per row (into ``values`` when given). A level's values reach their parents summed per parent
     first (``np.bincount``, the engine's order) or, with ``sequential=True``, added one at a time
     in row order (``np.add.at``, the evaluation's order); the two round differently in the last

@@ -75,9 +75,9 @@ def test_it_converges_to_kuhns_value_and_family():
     # CFR is near 5e-4 here; test_a_wrong_weight_fails_the_bound shows the bound separates.
     assert cfrlib.exploitability(game, sigma) < 2e-3
     assert cfrlib.expected_value(game, sigma) == pytest.approx(-1 / 18, abs=2e-3)
-    alpha = sigma["J"]["bet"]
-    assert 0.0 <= alpha <= 1 / 3
-    assert np.abs(sigma.probs - game.equilibrium(alpha).probs).max() < 0.02
+    omega = sigma["J"]["bet"]
+    assert 0.0 <= omega <= 1 / 3
+    assert np.abs(sigma.probs - game.equilibrium(omega).probs).max() < 0.02
 
 
 def test_a_wrong_weight_fails_the_bound():

@@ -59,11 +59,11 @@ def test_lp_strategy_is_an_equilibrium_with_the_lp_value(solved, name):
 
 def test_kuhn_strategies_are_kuhns_equilibria(solved):
     # Kuhn (1950): player 1's equilibrium strategy is unique, so the dual must return exactly it;
-    # player 0's is a member of the family alpha in [0, 1/3].
+    # player 0's is a member of the family omega in [0, 1/3] (the jack's bluff).
     strategy = solved["kuhn"][1].strategy
-    alpha = strategy["J"]["bet"]
-    assert -1e-9 <= alpha <= 1 / 3 + 1e-9
-    reference = KUHN.equilibrium(min(max(alpha, 0.0), 1 / 3))
+    omega = strategy["J"]["bet"]
+    assert -1e-9 <= omega <= 1 / 3 + 1e-9
+    reference = KUHN.equilibrium(min(max(omega, 0.0), 1 / 3))
     for p in (0, 1):
         for key, dist in strategy.player(p).items():
             assert dist == pytest.approx(reference.player(p)[key], abs=1e-9), key

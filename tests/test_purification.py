@@ -70,7 +70,7 @@ def test_ties_share_the_probability():
     uniform = cfrlib.uniform_strategy(kuhn)
     assert purify(uniform) == uniform
     assert threshold(uniform, 0.6) == uniform
-    eq = kuhn.equilibrium(1 / 6)  # K bets with 3 alpha = 1/2: a tie
+    eq = kuhn.equilibrium(1 / 6)  # K bets with 3 omega = 1/2: a tie
     assert purify(eq)[(0, "K")] == {"pass": 0.5, "bet": 0.5}
 
 

@@ -70,6 +70,7 @@ class TextbookHedgeCFR(TextbookCFR):
             if p != player:
                 continue
             for a in info.actions:
+                info.strategy_sum[a] += info.reached[a]
                 info.regret[a] += info.instant[a]
             eta = math.sqrt(8 * math.log(len(info.actions)) / self.t) / self.payoff_range
             top = max(info.regret.values())
@@ -77,6 +78,7 @@ class TextbookHedgeCFR(TextbookCFR):
             total = sum(weight.values())
             info.strategy = {a: weight[a] / total for a in info.actions}
             info.instant = {a: 0.0 for a in info.actions}
+            info.reached = {a: 0.0 for a in info.actions}
 
 
 @pytest.mark.parametrize("name, iterations", [("kuhn", 40), ("leduc", 8)])

@@ -423,11 +423,11 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
         "caption": (
             "Where four algorithms meet Kuhn poker's family of equilibria. Left: the average "
             "strategy's bluffing frequency with the jack against its betting frequency with the "
-            r"king, the equilibria as the black segment; right: the $\alpha$ it implies over the "
+            r"king, the equilibria as the black segment; right: the $\omega$ it implies over the "
             "iterations. Every algorithm ends on the segment, each at a different point."),
         "alt": (
             "Left: paths of CFR, CFR+, Linear CFR and DCFR in the plane of P(bet | jack) and "
-            "P(bet | king), all ending on a black segment from the origin. Right: implied alpha "
+            "P(bet | king), all ending on a black segment from the origin. Right: implied omega "
             "against iterations, settling at different levels."),
     },
     # ---------------------------------------------------------------- chapter 9

@@ -86,21 +86,22 @@ class Kuhn(Game):
         return KuhnState()
 
     # Shown in the book: chapter 3.
-    def equilibrium(self, alpha: float = 0.0) -> Strategy:
-        """The Nash equilibrium with parameter ``alpha`` in [0, 1/3] (Kuhn 1950).
+    def equilibrium(self, bluff: float = 0.0) -> Strategy:
+        """The Nash equilibrium whose jack bluffs with probability ``bluff``
+        (the book's omega), in [0, 1/3] (Kuhn 1950).
 
-        Player 0 bets a J with probability ``alpha`` and a K with ``3 alpha``,
+        Player 0 bets a J with probability ``bluff`` and a K with ``3 bluff``,
         always checks a Q and calls a check-bet with a Q with probability
-        ``alpha + 1/3``. Player 1's part is unique: with a K always bet or call;
+        ``bluff + 1/3``. Player 1's part is unique: with a K always bet or call;
         with a Q check behind and call a bet 1/3 of the time; with a J fold to a
         bet and bet after a check 1/3 of the time.
         """
 
-        if not 0.0 <= alpha <= 1.0 / 3.0:
+        if not 0.0 <= bluff <= 1.0 / 3.0:
             raise StrategyError(
-                f"Kuhn's equilibria have alpha in [0, 1/3], got {alpha!r}")
-        bet = {"J": alpha, "Q": 0.0, "K": 3 * alpha,
-               "Jpb": 0.0, "Qpb": alpha + 1 / 3, "Kpb": 1.0,
+                f"Kuhn's equilibria bluff in [0, 1/3] of the time, got {bluff!r}")
+        bet = {"J": bluff, "Q": 0.0, "K": 3 * bluff,
+               "Jpb": 0.0, "Qpb": bluff + 1 / 3, "Kpb": 1.0,
                "Jp": 1 / 3, "Qp": 0.0, "Kp": 1.0,
                "Jb": 0.0, "Qb": 1 / 3, "Kb": 1.0}
         return Strategy.from_dict(self, {k: {"pass": 1.0 - b, "bet": b}
