@@ -141,12 +141,13 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
           else lit_nodes[children] & lit_nodes[parents])
     ax.add_collection(LineCollection(list(segments[~on]), colors="#b0b0b0", linewidths=0.8,
                                      zorder=1))
-    if on.any():
+    if lit_nodes is not None:
         style = dict(lit_style or {"color": OKABE_ITO["black"], "label": "touched"})
         look = {k: style[k] for k in ("color", "ls") if k in style}
         for (x0, y0), (x1, y1) in segments[on]:
             ax.plot([x0, x1], [y0, y1], lw=3.0, zorder=2, solid_capstyle="round", **look)
-        # the legend's entry: the line with the style's marker, as the style draws it elsewhere
+        # the legend's entry, from the first lit node on: the line with the style's marker, as
+        # the style draws it elsewhere
         ax.plot([], [], lw=3.0, **{k: v for k, v in style.items()
                                    if k in ("color", "ls", "marker", "mfc", "label")})
 

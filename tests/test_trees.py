@@ -116,6 +116,11 @@ def test_draw_tree_draws_the_lit_path_in_the_style_given():
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert "external sampling" in legend and "visited now" in legend
     plt.close(ax.figure)
+    # at the first step only the root is lit: no thick line yet, but the legend names the style
+    ax = trees.draw_tree(KUHN, lit=[0], current=0, lit_style={"color": "#CC79A7",
+                                                              "label": "external sampling"})
+    assert "external sampling" in [t.get_text() for t in ax.get_legend().get_texts()]
+    plt.close(ax.figure)
 
 
 def test_draw_tree_refuses_a_large_game():
