@@ -424,9 +424,14 @@ class Explorer:
         controls = dict(self.controls)
         if self.play is not None:
             slider = controls[self.play]
-            player = widgets.Play(value=slider.value, min=slider.min, max=slider.max,
-                                  step=slider.step, interval=self.interval)
-            widgets.jslink((player, "value"), (slider, "value"))
+            if isinstance(slider, widgets.SelectionSlider):  # played by the index of its option
+                player = widgets.Play(value=slider.index, min=0, max=len(slider.options) - 1,
+                                      step=1, interval=self.interval)
+                widgets.jslink((player, "value"), (slider, "index"))
+            else:
+                player = widgets.Play(value=slider.value, min=slider.min, max=slider.max,
+                                      step=slider.step, interval=self.interval)
+                widgets.jslink((player, "value"), (slider, "value"))
             controls = {f"{self.play} (play)": player, **controls}
         if self.layout is not None:
             return self.layout(controls, output)

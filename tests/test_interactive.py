@@ -239,3 +239,15 @@ def test_errors_say_what_is_wrong():
     shown = Explorer(lambda slope, style: None, explorer().controls)
     with pytest.raises(ExplorerError, match="left 0 new figures open"):
         shown.render({"slope": 0.5, "style": "-"})
+
+
+def test_play_steps_a_selection_slider_through_its_options_by_index():
+    # uneven stops (a SelectionSlider) get a play button too: it runs over the options' indices
+    values = [0, 1, 2, 5, 10]
+    slider = widgets.SelectionSlider(options=values, value=2, description="T")
+    e = Explorer(lambda T: draw_line(T / 10, "-"), {"T": slider}, play="T", interval=200)
+    assert 'data-play="0"' in e.static_html(mode="opening")
+    players = [w for w in e.widget.children[0].children if isinstance(w, widgets.Play)]
+    assert len(players) == 1
+    player = players[0]
+    assert (player.min, player.max, player.step, player.value) == (0, len(values) - 1, 1, 2)

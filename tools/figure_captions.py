@@ -665,6 +665,30 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "re-solve, maxmargin and reach fall together, the safe ones slightly lower; unsafe "
             "starts lowest but flattens and ends far above."),
     },
+    ("14_subgame_solving.ipynb", "ch14-coin-tree"): {
+        "name": "fig-ch14-coin-toss",
+        "caption": (
+            "Coin Toss on its side: chance tosses the coin, player 0 sees it (infosets `H` and "
+            "`T`) and sells or plays; after *play*, player 1 guesses without seeing it. The two "
+            "histories where player 1 guesses form one infoset, `play`, and one public state: the "
+            "root of the Play subgame (shaded). The Sell payoffs lie outside it."),
+        "alt": (
+            "Tree with the root at the left: a chance node splits into heads and tails, each a "
+            "player 0 node with sell (payoff +0.5 or -0.5) and play; both play nodes belong to "
+            "player 1's infoset play, each in a shaded box with heads and tails payoffs of 1."),
+    },
+    ("15_deep_cfr.ipynb", "ch15-loop-diagram"): {
+        "name": "fig-ch15-loop",
+        "caption": (
+            "One Deep CFR iteration and its end. Traversals store sampled regrets in a reservoir; "
+            "an advantage network per player is trained anew on it, and regret matching on its "
+            "output is the next strategy. The strategies met at the opponent's infosets fill a "
+            "second reservoir, on which the policy network is trained once, at the end."),
+        "alt": (
+            "Diagram: traversals store into a regret memory, which trains an advantage network "
+            "whose regret matching feeds the next traversals in a loop; traversals also store "
+            "into a strategy memory, which trains a policy network, the average strategy."),
+    },
     ("15_deep_cfr.ipynb", "ede5516b"): {
         "name": "fig-ch15-leduc",
         "caption": (
