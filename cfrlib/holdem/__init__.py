@@ -1,4 +1,4 @@
-"""No-limit hold'em subgames solved by range-vector CFR (issue 36).
+"""No-limit hold'em subgames solved by range-vector CFR.
 
 The cards and their strengths (:mod:`~cfrlib.holdem.cards`, :mod:`~cfrlib.holdem.evaluator`), the
 O(n) fold and showdown values with card removal (:mod:`~cfrlib.holdem.showdown`), the bet sizes
