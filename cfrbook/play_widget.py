@@ -62,8 +62,8 @@ from cfrlib.strategy import StrategyLike, as_strategy
 from cfrlib.tree import Tree, node_table
 
 MAX_NODES = 100_000
-"""Most nodes a game may have to be exported into a page (Leduc hold'em has 9,457; its tables
-take about 250 kB of the page)."""
+"""Most nodes a game may have to be exported into a page (Leduc hold'em has 9,457; its widget
+takes about 290 kB of the page)."""
 
 SEED_LIMIT = 2**32
 """Seeds of the page's generator are integers in ``[0, SEED_LIMIT)``."""
@@ -235,8 +235,8 @@ class PlayWidget:
                 f'<p class="cfrlib-play-hint" hidden></p>'
                 f'<div class="cfrlib-play-actions" role="group" aria-label="your move"></div>'
                 f"</div>"
-                f'<table class="cfrlib-play-tally"><caption>Your results and what each seat is '
-                f"worth against the bot</caption><thead><tr><th>seat</th><th>hands</th>"
+                f'<table class="cfrlib-play-tally"><caption>Your results and each seat\'s value'
+                f"</caption><thead><tr><th>seat</th><th>hands</th>"
                 f"<th>total</th><th>mean &plusmn; s.e.</th><th>value</th></tr></thead>"
                 f"<tbody></tbody></table>"
                 f'<script type="application/json" class="cfrlib-play-data">{payload}</script>'
@@ -328,7 +328,8 @@ _STYLE = (
     "text-align:left;caption-side:top;color:inherit;padding:0}"
     ".cfrlib-play-tally th,.cfrlib-play-tally td{padding:.15em .5em;"
     "border-bottom:1px solid rgba(128,128,128,.4);text-align:right;color:inherit}"
-    ".cfrlib-play-tally th:first-child,.cfrlib-play-tally td:first-child{text-align:left}"
+    ".cfrlib-play-tally th:first-child,.cfrlib-play-tally td:first-child{text-align:left;"
+    "white-space:nowrap}"
     "</style>")
 
 # The page's side: walks the exported tree. Node n's children are first[n] .. first[n] +
