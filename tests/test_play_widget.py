@@ -1,5 +1,6 @@
 """The play widget's export (cfrbook.play_widget): the tables the page reads are the game and the
-strategy, checked against the state API and against the textbook evaluation; bad input is refused.
+strategy, checked against the state API and against the textbook evaluation; the buttons' poker
+words follow the rules of each game and the stakes its payoffs; bad input is refused.
 
 The page's script itself runs in tests/browser/test_play_widget_page.py."""
 
@@ -10,7 +11,8 @@ import pytest
 
 import cfrlib
 from cfrbook import play_widget
-from cfrbook.play_widget import PlayWidget, infoset_reach
+from cfrbook.play_widget import (PlayWidget, betting_word, infoset_reach, kuhn_stakes,
+                                 leduc_stakes)
 from cfrlib import games
 from cfrlib.errors import CfrlibError, StrategyError
 from cfrlib.players import CHANCE, TERMINAL
@@ -43,11 +45,15 @@ def _walk(game, tables):
     return list(zip(range(len(states)), states, edge_prob))
 
 
+STAKES = {"kuhn": kuhn_stakes, "leduc": leduc_stakes}
+
+
 @pytest.fixture(scope="module", params=["kuhn", "leduc"])
 def exported(request):
     game = getattr(games, request.param)()
     strategy = _random_strategy(game, 5)
-    return game, strategy, PlayWidget(game, strategy).tables
+    return game, strategy, PlayWidget(game, strategy, stakes=STAKES[request.param],
+                                      deal=[0, 1, None][:2 + (request.param == "leduc")]).tables
 
 
 def test_the_nodes_are_the_games_histories(exported):
@@ -144,23 +150,83 @@ def test_kuhn_against_its_equilibrium():
             and len(k) == 2] == [None, None, None]
 
 
+@pytest.mark.parametrize("before, after, player, word", [
+    ((1, 1), (1, 1), 0, "check"), ((1, 1), (2, 1), 0, "bet"), ((1, 2), (1, 2), 0, "fold"),
+    ((1, 2), (2, 2), 0, "call"), ((3, 1), (3, 3), 1, "call"), ((3, 1), (3, 5), 1, "raise"),
+    ((5, 5), (5, 9), 1, "bet"), ((5, 9), (5, 9), 0, "fold"), ((2.5, 2.5), (2.5, 2.5), 1, "check"),
+])
+def test_a_move_is_named_by_what_it_does_to_the_stakes(before, after, player, word):
+    assert betting_word(before, after, player) == word
+
+
+@pytest.mark.parametrize("before, after, player", [
+    ((1, 1), (0, 1), 0),   # a stake falls
+    ((1, 3), (2, 3), 0),   # puts in less than it owes, without folding
+    ((1, 1), (2, 2), 0),   # the other player's stake moves
+    ((2, 1), (2, 1), 0),   # the player to act is ahead
+])
+def test_impossible_moves_have_no_word(before, after, player):
+    with pytest.raises(CfrlibError, match="is no fold, check, call, bet or raise"):
+        betting_word(before, after, player)
+
+
+def _words_by_the_rules(game_name, key, actions):
+    """The words a poker player uses, from the infoset key and the rules in cfrlib.games: a
+    player faces a bet when the betting of the round so far holds one (Kuhn) or ends with a
+    raise (Leduc)."""
+    if game_name == "kuhn":
+        facing = "b" in key[1:]
+        return [{"pass": "fold" if facing else "check",
+                 "bet": "call" if facing else "bet"}[a] for a in actions]
+    facing = key.split("|")[-1].endswith("r")
+    return [{"fold": "fold", "call": "call" if facing else "check",
+             "raise": "raise" if facing else "bet"}[a] for a in actions]
+
+
+def test_the_buttons_say_fold_check_call_bet_or_raise_as_the_rules_do(exported):
+    game, _, tables = exported
+    for key, actions, words in zip(tables["infoset_key"], tables["infoset_actions"],
+                                   tables["infoset_words"]):
+        assert words == _words_by_the_rules(game.name, key, actions), key
+    # Kuhn's two names become four words; Leduc's three, five
+    assert {w for words in tables["infoset_words"] for w in words} == (
+        {"check", "bet", "fold", "call"} if game.name == "kuhn" else
+        {"check", "bet", "fold", "call", "raise"})
+
+
+def test_the_stakes_start_at_the_antes_and_pay_the_terminals(exported):
+    # The antes are 1 each; at every terminal the loser pays the winner their whole stake: after a
+    # fold the folder's, at a showdown each player's (equal), nothing when the ranks tie.
+    game, _, tables = exported
+    stakes = np.reshape(tables["node_stakes"], (-1, 2))
+    assert stakes[0].tolist() == [1, 1]
+    for n, state, _ in _walk(game, tables):
+        assert tuple(stakes[n]) == tuple(STAKES[game.name](state)), n
+        if tables["node_player"][n] == TERMINAL:
+            u0 = tables["node_payoff"][n]
+            assert u0 in (stakes[n][1], -stakes[n][0], 0), (state, stakes[n], u0)
+    assert stakes.max() == (2 if game.name == "kuhn" else 1 + 2 + 2 + 4 + 4)
+
+
 def test_the_page_carries_the_tables_and_the_same_input_gives_the_same_bytes():
     game = games.kuhn()
     widget = PlayWidget(game, game.equilibrium(0.1), seed=3, title="Kuhn <poker>",
-                        describe=lambda key: f"</script> {key}", chance_names=["a", "b"])
+                        stakes=kuhn_stakes, deal=[0, 1])
     page = widget.static_html()
     assert page == PlayWidget(game, game.equilibrium(0.1), seed=3, title="Kuhn <poker>",
-                              describe=lambda key: f"</script> {key}",
-                              chance_names=["a", "b"]).static_html()
+                              stakes=kuhn_stakes, deal=[0, 1]).static_html()
     start = page.index('class="cfrlib-play-data">') + len('class="cfrlib-play-data">')
     payload = page[start:page.index("</script>", start)]
     assert json.loads(payload) == widget.tables
-    assert widget.tables["infoset_text"][0] == "</script> " + widget.tables["infoset_key"][0]
     assert "Kuhn &lt;poker&gt;" in page and widget.tables["seed"] == 3
+    assert widget.tables["deal"] == [0, 1]
     bundle = widget._repr_mimebundle_()
     assert bundle["text/html"] == page
     assert bundle["text/plain"] == ("PlayWidget(kuhn: 12 infosets; value -0.055556 for "
                                     "player 0, +0.055556 for player 1)")
+    # without stakes the buttons keep the game's names and there is no pot
+    plain = PlayWidget(game, game.equilibrium(0.1)).tables
+    assert plain["infoset_words"] == plain["infoset_actions"] and plain["node_stakes"] is None
 
 
 def test_bad_input_is_refused_with_what_and_where(monkeypatch):
@@ -178,10 +244,23 @@ def test_bad_input_is_refused_with_what_and_where(monkeypatch):
     for seed in (-1, 2**32, 1.5, True, "7"):
         with pytest.raises(CfrlibError, match=r"seed must be None or an integer in \[0, 2\*\*32\)"):
             PlayWidget(kuhn, kuhn.equilibrium(), seed=seed)
-    with pytest.raises(CfrlibError, match=r"describe\('J'\) returned 3, expected a string"):
-        PlayWidget(kuhn, kuhn.equilibrium(), describe=lambda key: 3)
-    with pytest.raises(CfrlibError, match="chance_names must be a sequence of strings"):
-        PlayWidget(kuhn, kuhn.equilibrium(), chance_names="cards")
+    for deal in ("01", [0, 2], [True, 1]):
+        with pytest.raises(CfrlibError, match="deal must be a sequence of 0, 1 or None"):
+            PlayWidget(kuhn, kuhn.equilibrium(), deal=deal)
+    with pytest.raises(CfrlibError, match=r"stakes\(h\) must give two finite numbers"):
+        PlayWidget(kuhn, kuhn.equilibrium(), stakes=lambda h: (1.0,))
+    with pytest.raises(CfrlibError, match=r"infoset 'J': betting_word: player 0 taking the "
+                                          r"stakes from \(1.0, 1.0\) to \(0.0, 1.0\) is no"):
+        PlayWidget(kuhn, kuhn.equilibrium(), stakes=lambda h: (1.0 - len(h.betting), 1.0))
+
+    def king_owes(h):  # player 1 with the king is said to have put in one chip more
+        c0, c1 = kuhn_stakes(h)
+        return c0, c1 + (h.cards[1:] == ("K",))
+
+    with pytest.raises(CfrlibError, match=r"at player 0's infoset 'J' the stakes make the actions "
+                                          r"\['check', 'bet'\] in one history and \['fold', "
+                                          r"'call'\] in another"):
+        PlayWidget(kuhn, kuhn.equilibrium(), stakes=king_owes)
     monkeypatch.setattr(play_widget, "MAX_NODES", 50)
     with pytest.raises(CfrlibError, match="kuhn has 58 nodes, more than the 50 a page can carry"):
         PlayWidget(kuhn, kuhn.equilibrium())
