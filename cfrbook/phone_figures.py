@@ -255,7 +255,7 @@ def _legends_below(figure: Any) -> None:
 
 def _fewer_minor_labels(figure: Any) -> None:
     """Log axes get minor ticks at 2 and 5 times each power of ten, labelled when the axis spans
-    less than two decades (at a phone's type size, 2 x 10^-1 to 9 x 10^-1 run into each other)."""
+    less than a decade (at a phone's type size, 2 x 10^-1 to 9 x 10^-1 run into each other)."""
     from matplotlib.ticker import LogFormatterSciNotation, LogLocator
 
     for ax in figure.axes:
@@ -264,7 +264,7 @@ def _fewer_minor_labels(figure: Any) -> None:
                                                         LogFormatterSciNotation):
                 axis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))
                 axis.set_minor_formatter(LogFormatterSciNotation(labelOnlyBase=False,
-                                                                 minor_thresholds=(2, 2)))
+                                                                 minor_thresholds=(1, 1)))
 
 
 def phone_figure(figure: Figure, smallest_pt: float | None = None) -> Figure:

@@ -32,6 +32,7 @@ def two_panels():
     """Two panels side by side on log axes, sharing the y axis, with a legend under both."""
     import matplotlib.pyplot as plt
 
+    figure_layout.install()   # phone renderings must pass the figure check to be used
     fig, axes = plotting.new_figure(1, 2, height=4.2, sharey=True)
     t = np.logspace(0, 4, 12)
     for ax, title in zip(axes, ("Leduc", "Bluff 1x1")):
@@ -53,45 +54,34 @@ def test_a_tick_label_is_measured_by_its_exponent():
     assert phone_figures.smallest_font_pt(Text(text="10 000", fontsize=10)) == 10.0
 
 
-def test_the_phone_rendering_stacks_the_panels_and_sizes_its_text(two_panels):
+def test_the_phone_rendering_stacks_the_panels_sizes_its_text_and_passes_the_check(two_panels):
     width, height = two_panels.get_size_inches()
     with phone_figures.drawn_texts() as texts:
-        two_panels.draw_without_rendering()
-    sizes = sorted(t.get_fontsize() for t in texts)
-    phone = phone_figures.phone_figure(two_panels)
-    assert phone.get_size_inches()[0] == phone_figures.PHONE_WIDTH
-    with phone_figures.drawn_texts() as phone_texts:
-        phone.draw_without_rendering()
-    top, bottom = (ax.get_position() for ax in phone.axes[:2])
-    assert top.y0 > bottom.y1 and top.x0 == pytest.approx(bottom.x0)   # one column
-    assert phone.axes[1].get_ylabel() == "exploitability"   # its own y label, stacked
-    smallest = phone_figures.smallest_text_px(phone_texts, 100)
-    on_phone = smallest * phone_figures.PHONE_COLUMN_PX / (phone_figures.PHONE_WIDTH * 100)
+        two_panels.savefig(io.BytesIO(), format="png")
+    sizes = sorted({t.get_fontsize() for t in texts})
+    page = phone_figures.page_metadata(two_panels, texts)
+    # the figure's exponents: 0.7 of its tick labels, scaled with the width (chapter 10's escape)
+    tick = two_panels.axes[0].xaxis.get_major_ticks()[0].label1.get_fontsize()
+    assert page["text_px"] == pytest.approx(0.7 * tick * 100 / 72, abs=0.01)
+    assert "phone_problems" not in page   # it passed the book's check in the phone's column
+    png = base64.b64decode(page["phone"])
+    assert _png_width(png) == round(phone_figures.PHONE_WIDTH * phone_figures.PHONE_DPI)
+    on_phone = page["phone_text_px"] * phone_figures.PHONE_COLUMN_PX / _png_width(png)
     assert on_phone == pytest.approx(phone_figures.PHONE_TARGET_PX, abs=0.05)
-    assert figure_layout.problems(phone) == []
     # the figure itself is left as it was
     assert tuple(two_panels.get_size_inches()) == (width, height)
     with phone_figures.drawn_texts() as texts:
         two_panels.draw_without_rendering()
-    assert sorted(t.get_fontsize() for t in texts) == sizes
+    assert sorted({t.get_fontsize() for t in texts}) == sizes
 
 
-def test_the_page_metadata_carries_both_renderings_text(two_panels):
-    with phone_figures.drawn_texts() as texts:
-        two_panels.savefig(io.BytesIO(), format="png")
-    page = phone_figures.page_metadata(two_panels, texts)
-    png = base64.b64decode(page["phone"])
-    assert _png_width(png) == round(phone_figures.PHONE_WIDTH * phone_figures.PHONE_DPI)
-    assert page["phone_text_px"] == pytest.approx(
-        phone_figures.PHONE_TARGET_PX * phone_figures.PHONE_WIDTH * phone_figures.PHONE_DPI
-        / phone_figures.PHONE_COLUMN_PX, abs=0.1)
-    # the figure's exponents: 0.7 of its tick labels, scaled with the width (chapter 10's escape)
-    tick = two_panels.axes[0].xaxis.get_major_ticks()[0].label1.get_fontsize()
-    assert page["text_px"] == pytest.approx(0.7 * tick * 100 / 72, abs=0.01)
-
-
-def test_a_phone_rendering_is_checked_in_the_phone_column(two_panels):
+def test_the_phone_layout_is_one_column_checked_in_the_phone_column(two_panels):
     phone = phone_figures.phone_figure(two_panels)
+    assert phone.get_size_inches()[0] == phone_figures.PHONE_WIDTH
+    phone.draw_without_rendering()
+    top, bottom = (ax.get_position() for ax in phone.axes[:2])
+    assert top.y0 > bottom.y1 and top.x0 == pytest.approx(bottom.x0)   # one column
+    assert phone.axes[1].get_ylabel() == "exploitability"   # its own y label, stacked
     with phone_figures.drawn_texts() as texts:
         phone.draw_without_rendering()
     for text in texts:
