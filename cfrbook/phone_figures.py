@@ -216,7 +216,7 @@ def _wrap_long_texts(figure: Any) -> bool:
                 (ax.title, 1.92 * min(centre, figure.bbox.width - centre), "width")]
         legend = ax.get_legend()
         if legend is not None:
-            wrap += [(text, room * 0.85, "width") for text in legend.get_texts()]
+            wrap += [(text, room * 0.7, "width") for text in legend.get_texts()]   # and its handle
         for text, space, along in wrap:
             extent = getattr(text.get_window_extent(renderer), along)
             if text.get_text() and extent > space:
@@ -242,8 +242,9 @@ def _legends_below(figure: Any) -> None:
         legend = ax.get_legend()
         if legend is None or not ax.axison:
             continue
-        below = ax.get_window_extent(renderer).y0 - ax.xaxis.get_tightbbox(renderer).y0
-        shift = (below / figure.dpi * 72 if below > 0 else 0) + 4
+        labels = ax.xaxis.get_tightbbox(renderer)   # None for an axis drawn without ticks
+        below = ax.get_window_extent(renderer).y0 - labels.y0 if labels is not None else 0
+        shift = max(below, 0) / figure.dpi * 72 + 4
         legend.set_bbox_to_anchor((0.5, 0), transform=offset_copy(
             ax.transAxes, fig=figure, y=-shift, units="points"))
         legend._set_loc(9)   # upper center, at that anchor
@@ -374,8 +375,13 @@ def install() -> None:
         with drawn_texts() as texts:
             data, metadata = original(obj, include=include, exclude=exclude)
         if isinstance(obj, Figure) and "image/png" in data:
+            try:
+                page = page_metadata(obj, texts)
+            except Exception as error:   # never break a figure the notebook draws
+                page = {"text_px": smallest_text_px(texts, _savefig_dpi(obj)),
+                        "phone_problems": [f"the phone rendering failed: {error!r}"]}
             metadata = {**metadata, "image/png": {**metadata.get("image/png", {}),
-                                                  "cfrbook": page_metadata(obj, texts)}}
+                                                  "cfrbook": page}}
         return data, metadata
 
     format.cfrbook_phone = True   # type: ignore[attr-defined]
