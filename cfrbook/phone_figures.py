@@ -213,7 +213,7 @@ def _wrap_long_texts(figure: Any) -> bool:
         box = ax.get_window_extent(renderer)
         centre = (box.x0 + box.x1) / 2   # a title is centred over its axes
         wrap = [(ax.yaxis.label, box.height, "height"), (ax.xaxis.label, box.width, "width"),
-                (ax.title, 1.92 * min(centre, figure.bbox.width - centre), "width")]
+                (ax.title, 1.8 * min(centre, figure.bbox.width - centre), "width")]
         legend = ax.get_legend()
         if legend is not None:
             wrap += [(text, room * 0.7, "width") for text in legend.get_texts()]   # and its handle
@@ -280,6 +280,7 @@ def phone_figure(figure: Figure, smallest_pt: float | None = None) -> Figure:
     copy: Any = pickle.loads(pickle.dumps(figure))
     plt.close(copy)   # unpickling registered it with pyplot
     FigureCanvasAgg(copy)
+    copy.set_layout_engine("constrained")   # makes room for the legends and labels it moves
     width, height = figure.get_size_inches()
     panels = _panels(copy)
     if panels:

@@ -19,8 +19,8 @@ the image, in the image's own pixels. It records what a reader could not read:
   (``cfrbook.phone_figures``) says where it is shown in its ``page_column`` attribute: a 320 px
   column, text at least 8 px; one with problems is not used (the page shows the figure itself).
 
-:data:`KERNEL_INSTALL` also makes the kernel attach a phone rendering to every figure it displays
-(``cfrbook.phone_figures.install``), so that phone renderings are checked as they are made.
+tools/execute-notebooks also makes the kernel attach a phone rendering to every figure it
+displays (:data:`PHONE_INSTALL`), checked by :func:`problems` in the phone's column before use.
 
 :func:`take` returns what was found since its last call, a line a problem, naming the figure by
 its titles and the texts by their words. :func:`problems` checks one figure directly.
@@ -275,7 +275,10 @@ def install() -> None:
 
 
 KERNEL_INSTALL = (f"(__import__('sys').path.insert(0, {str(Path(__file__).resolve().parent)!r}), "
-                  "__import__('figure_layout').install(), "
-                  "__import__('cfrbook.phone_figures').phone_figures.install())")
-"""An expression that installs the check in a notebook's kernel (a ``user_expression``), and
-the phone renderings it checks too."""
+                  "__import__('figure_layout').install())")
+"""An expression that installs the check in a notebook's kernel (a ``user_expression``)."""
+
+PHONE_INSTALL = "__import__('cfrbook.phone_figures').phone_figures.install()"
+"""An expression that makes a notebook's kernel attach a phone rendering to every figure it
+displays (after :data:`KERNEL_INSTALL`, so that the rendering is checked before it is used).
+tools/execute-notebooks evaluates it; nbval does not (output metadata is not compared)."""

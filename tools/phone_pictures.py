@@ -9,7 +9,9 @@ renders such an output as
     <picture><source media="(max-width: 576px)" srcset="_images/<phone>.png 2x"
                      data-text-px="..."><img src="_images/<figure>.png" data-text-px="..."></picture>
 
-so that a phone downloads only its rendering and a laptop only the figure; ``data-text-px`` is
+so that a phone downloads only its rendering and a laptop only the figure (a figure whose phone
+rendering failed the figure check gets no ``<source>``: tools/static/figure_zoom.js shows it wider
+than a phone's column, in a box that scrolls); ``data-text-px`` is
 the smallest text in CSS pixels of the image at its natural size, which
 tests/browser/test_figure_text.py scales by the width the image is shown at. An output without
 the metadata (a notebook run elsewhere) stays a plain image. The wrapper is tied to myst-nb's
@@ -36,7 +38,7 @@ PHONE_DENSITY = PHONE_DPI / 100
 
 
 class picture(nodes.General, nodes.Element):
-    """A figure's image (first child) and its phone rendering (second child)."""
+    """A figure's image (first child) and its phone rendering (second child, if it has one)."""
 
 
 _render_image = getattr(NbElementRenderer.render_image, "myst_nb_original",
@@ -55,6 +57,8 @@ def render_image(self, data):
         return rendered
     image = rendered[0]
     image["text_px"] = page["text_px"]
+    if "phone" not in page:   # its phone rendering failed the figure check: the figure alone
+        return [picture("", image)]
     phone_png = base64.b64decode(page["phone"])
     uri = self.write_file([hashlib.sha256(phone_png).hexdigest() + ".png"], phone_png,
                           overwrite=False, exists_ok=True)
@@ -76,14 +80,15 @@ def _src(translator, image: nodes.image) -> str:
 
 
 def visit_picture(self, node: picture) -> None:
-    image, phone = node[0], node[1]
+    image, phone = node[0], (node[1] if len(node) > 1 else None)
     if node.get("refuri"):   # tools/page_fixes.py links every figure to its file
         self.body.append(f'<a class="reference internal image-reference full-size-figure" '
                          f'href="{html.escape(node["refuri"])}" title="{FULL_SIZE_TITLE}">')
     self.body.append('<picture class="cfr-picture">')
-    self.body.append(f'<source media="{PHONE_MEDIA}" srcset="{html.escape(_src(self, phone))} '
-                     f'{PHONE_DENSITY:g}x" width="{phone["css_width"]}" '
-                     f'height="{phone["css_height"]}" data-text-px="{phone["text_px"]:.2f}">')
+    if phone is not None:
+        self.body.append(f'<source media="{PHONE_MEDIA}" srcset="{html.escape(_src(self, phone))} '
+                         f'{PHONE_DENSITY:g}x" width="{phone["css_width"]}" '
+                         f'height="{phone["css_height"]}" data-text-px="{phone["text_px"]:.2f}">')
     start = len(self.body)
     self.visit_image(image)
     for k in range(start, len(self.body)):
