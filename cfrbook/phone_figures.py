@@ -28,6 +28,7 @@ import functools
 import io
 import math
 import pickle
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -175,7 +176,7 @@ def _scale_text(figure: Any, factor: float, legend_columns: int) -> None:
                                          labelsize=found[0].label1.get_fontsize() * factor)
                 done.update(id(t) for tick in found for t in (tick.label1, tick.label2))
         if ax.get_legend() is not None:
-            done |= _rebuild_legend(ax.get_legend(), factor, ncols=1000)
+            done |= _rebuild_legend(ax.get_legend(), factor, ncols=1)   # to go under its axes
     for legend in figure.legends:
         done |= _rebuild_legend(legend, factor, legend_columns)
     texts = figure.findobj(lambda artist: hasattr(artist, "get_fontsize")
@@ -353,7 +354,9 @@ def page_metadata(figure: Figure, texts: Iterable[Text]) -> dict[str, Any]:
     module docstring)."""
     smallest = min((smallest_font_pt(t) for t in texts), default=0.0)
     page: dict[str, Any] = {"text_px": round(smallest * _savefig_dpi(figure) / 72, 2)}
-    png, phone_px, found = phone_png(figure, smallest_pt=smallest or None)
+    with warnings.catch_warnings():   # the notebook's outputs are the same with or without it
+        warnings.simplefilter("ignore")
+        png, phone_px, found = phone_png(figure, smallest_pt=smallest or None)
     if found:
         page["phone_problems"] = found[:5]
     else:
