@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import ExplorerError
+from .phone_figures import drawn_texts, palette_png, smallest_text_px
 from .plotting import COLUMN_WIDTH
 
 MAX_FRAMES = 400
@@ -60,7 +61,7 @@ up to the width of the book's column; a wider figure is drawn with fewer dots pe
 every frame is at most as wide as the column shows it (``COLUMN_WIDTH * DPI`` pixels)."""
 
 COLORS = 256
-"""Colours of a frame's palette (see :func:`_compress`)."""
+"""Colours of a frame's palette (see :func:`cfrbook.phone_figures.palette_png`)."""
 
 FRAMES_VARIABLE = "CFRLIB_EXPLORER_FRAMES"
 """The environment variable that says which frames a run draws: ``all``, ``sample`` or
@@ -112,12 +113,15 @@ def sample_points(size: int, opening: int, count: int = SAMPLE_FRAMES) -> list[i
 @dataclass(frozen=True)
 class Frame:
     """What the explorer shows for one setting of its controls: the text ``draw`` printed, the
-    figure as PNG bytes and the figure's titles (its suptitle and its axes' titles, one a line),
-    which the static page keeps so that a check can read what the figure says."""
+    figure as PNG bytes, the figure's titles (its suptitle and its axes' titles, one a line),
+    which the static page keeps so that a check can read what the figure says, and the size of
+    the figure's smallest text in the PNG's pixels, which the page keeps so that a check can
+    measure it as shown (tests/browser/test_figure_text.py)."""
 
     text: str
     png: bytes
     title: str = ""
+    text_px: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -254,19 +258,6 @@ def slider_stops(axis: Axis) -> Stops:
         "or shorter labels")
 
 
-def _compress(png: bytes) -> bytes:
-    """``png`` with at most ``COLORS`` colours (no dithering): a figure's flat colours and
-    anti-aliased edges lose nothing visible, and the file shrinks about 2.5 times."""
-    from PIL import Image
-
-    image = Image.open(io.BytesIO(png)).convert("RGB")
-    palette = image.quantize(colors=COLORS, method=Image.Quantize.FASTOCTREE,
-                             dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    palette.save(out, format="png", optimize=True)
-    return out.getvalue()
-
-
 class Explorer:
     """A figure and its controls, live in a kernel and precomputed for the static book.
 
@@ -344,16 +335,18 @@ class Explorer:
                     "open (no plt.show()), or return it")
             buffer = io.BytesIO()
             dpi = min(DPI, COLUMN_WIDTH * DPI / figure.get_figwidth())
-            figure.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
+            with drawn_texts() as texts:
+                figure.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
             titles = [figure.get_suptitle(), *(ax.get_title(loc) for ax in figure.axes
                                                for loc in ("left", "center", "right"))]
+            text_px = smallest_text_px(texts, dpi)
         finally:
             for fig in opened:
                 plt.close(fig)
             if isinstance(returned, Figure):
                 plt.close(returned)
-        return Frame(printed.getvalue(), _compress(buffer.getvalue()),
-                     "\n".join(t for t in titles if t))
+        return Frame(printed.getvalue(), palette_png(buffer.getvalue(), COLORS),
+                     "\n".join(t for t in titles if t), text_px)
 
     def frame(self, values: Mapping[str, Any]) -> Frame:
         """The frame of ``values`` (rendered once, then kept)."""
@@ -446,6 +439,7 @@ class Explorer:
         images: list[str] = []
         texts: list[str] = []
         titles: list[str] = []
+        text_px: list[float] = []
         seen: dict[Frame, int] = {}
         frame_of: list[int | None] = []
         for f in self.drawn_frames(mode):
@@ -457,11 +451,12 @@ class Explorer:
                 images.append(base64.b64encode(f.png).decode("ascii"))
                 texts.append(f.text)
                 titles.append(f.title)
+                text_px.append(f.text_px)
             frame_of.append(seen[f])
         data = {"axes": [{"name": a.name, "labels": list(a.labels), "kind": a.kind,
                           "default": a.default} for a in self.axes],
                 "shape": list(self.shape), "frame_of": frame_of, "images": images, "texts": texts,
-                "titles": titles, "interval": self.interval}
+                "titles": titles, "text_px": text_px, "interval": self.interval}
         start = self.opening
         first = frame_of[start]
         assert first is not None  # every mode draws the opening frame
@@ -475,7 +470,7 @@ class Explorer:
                 f'<div class="cfrlib-explorer-controls">{controls}</div>{note}'
                 f'<pre class="cfrlib-explorer-text"{text_style}>{html.escape(texts[first])}</pre>'
                 f'<img class="cfrlib-explorer-figure" alt="{html.escape(self.alt)}" '
-                f'src="data:image/png;base64,{images[first]}">'
+                f'data-text-px="{text_px[first]:g}" src="data:image/png;base64,{images[first]}">'
                 f'<script type="application/json" class="cfrlib-explorer-data">{payload}</script>'
                 f"<script>{_SCRIPT}</script></div>")
 
@@ -585,6 +580,7 @@ function show(){
     pre.hidden=false;img.style.opacity=0.3;
   }else{
     img.src="data:image/png;base64,"+data.images[f];img.style.opacity="";
+    img.setAttribute("data-text-px",data.text_px[f]);
     pre.textContent=data.texts[f];
     pre.hidden=!data.texts[f];
   }

@@ -173,6 +173,8 @@ _STYLE: dict[RcKeyType, Any] = {
     "axes.spines.right": False,
     "legend.frameon": False,
     "legend.fontsize": 9,
+    "xtick.labelsize": 10,
+    "ytick.labelsize": 10,
     "lines.linewidth": 1.8,
     "svg.hashsalt": "cfrlib",
 }
@@ -184,6 +186,12 @@ wider figure is shrunk to fit the column, so :func:`new_figure` draws its text l
 same factor: every figure's text reads at the same size on the page."""
 
 _TEXT_SIZES: tuple[RcKeyType, ...] = ("font.size", "axes.titlesize", "axes.labelsize", "legend.fontsize")
+
+TICK_COLUMN_WIDTH = 6.5
+"""Inches of figure the narrowest box of the column shows at full size (650 px at 1280 px). Tick
+labels are drawn larger by ``width / TICK_COLUMN_WIDTH`` in figures wider than it: a log axis's
+labels draw their exponent (``10^-4``) at 0.7 of their size, which in a figure 12.8 inches wide
+scaled by ``COLUMN_WIDTH`` alone came out 8.4 px high on the page (tools/figure_layout.py)."""
 
 
 def style() -> None:
@@ -197,7 +205,8 @@ def new_figure(nrows: int = 1, ncols: int = 1, width: float | None = None,
                height: float | None = None, **kwargs: Any) -> tuple[Figure, Any]:
     """A styled figure: ``plt.subplots(nrows, ncols)`` after :func:`style`, in inches.
 
-    Text is drawn ``width / COLUMN_WIDTH`` times larger in figures wider than the column.
+    Text is drawn ``width / COLUMN_WIDTH`` times larger in figures wider than the column, tick
+    labels ``width / TICK_COLUMN_WIDTH`` times.
     Returns ``(fig, ax)`` for one panel and ``(fig, axes)`` (an array) for several.
     """
     import matplotlib as mpl
@@ -208,6 +217,8 @@ def new_figure(nrows: int = 1, ncols: int = 1, width: float | None = None,
     size = (width or w * min(ncols, 2), height or h * min(nrows, 2) * (0.85 if nrows > 1 else 1))
     scale = max(1.0, size[0] / COLUMN_WIDTH)
     mpl.rcParams.update({key: _STYLE[key] * scale for key in _TEXT_SIZES})
+    tick_size = _STYLE["font.size"] * max(1.0, size[0] / TICK_COLUMN_WIDTH)
+    mpl.rcParams.update({"xtick.labelsize": tick_size, "ytick.labelsize": tick_size})
     return plt.subplots(nrows, ncols, figsize=size, layout="constrained", **kwargs)
 
 

@@ -12,9 +12,17 @@ the image, in the image's own pixels. It records what a reader could not read:
   points, a line collection's segments, the area of a bar, inside the axes the legend lies
   over;
 * a text smaller than ``MIN_TEXT_PX`` once the image is scaled to the page's text column
-  (``COLUMN_PX`` wide at a 1280 px window: a wider image is shrunk to fit it);
+  (``COLUMN_PX`` wide at a 1280 px window: a wider image is shrunk to fit it), each text
+  measured as ``cfrbook.phone_figures.smallest_font_pt`` reads it: a log axis's tick label
+  ``10^-4`` by its exponent, drawn at 0.7 of the label's size (which let chapter 10's 1291 px
+  wide figures, shown at half their width, pass with 8.4 px exponents). A phone rendering
+  (``cfrbook.phone_figures``) says where it is shown in its ``page_column`` attribute: a 320 px
+  column, text at least 8 px; one with problems is not used (the page shows the figure itself);
 * an algorithm drawn in a look other than its own, or two algorithms sharing a look
   (tools/figure_looks.py).
+
+tools/execute-notebooks also makes the kernel attach a phone rendering to every figure it
+displays (:data:`PHONE_INSTALL`), checked by :func:`problems` in the phone's column before use.
 
 :func:`take` returns what was found since its last call, a line a problem, naming the figure by
 its titles and the texts by their words. :func:`problems` checks one figure directly.
@@ -75,7 +83,8 @@ def figure_name(figure) -> str:
     if not titles:
         titles = [f"{ax.get_xlabel()} / {ax.get_ylabel()}" for ax in figure.axes[:1]]
     name = " | ".join(titles[:3]) + (" | ..." if len(titles) > 3 else "")
-    return f"figure {name!r}" if name.strip(" /") else "an untitled figure"
+    name = f"figure {name!r}" if name.strip(" /") else "an untitled figure"
+    return name + (" (phone rendering)" if hasattr(figure, "page_column") else "")
 
 
 def _overlap(a, b) -> tuple[float, float]:
@@ -143,9 +152,12 @@ def _area(corners: np.ndarray) -> np.ndarray:
 
 
 def _analyse(figure, draw: _Draw) -> list[str]:
+    from cfrbook.phone_figures import smallest_font_pt
+
     renderer = draw.renderer
     width, height = float(renderer.width), float(renderer.height)
-    page_px_per_point = renderer.points_to_pixels(1.0) * min(1.0, COLUMN_PX / width)
+    column_px, min_text_px = getattr(figure, "page_column", (COLUMN_PX, MIN_TEXT_PX))
+    page_px_per_point = renderer.points_to_pixels(1.0) * min(1.0, column_px / width)
     boxes = [(text, text.get_window_extent(renderer)) for text in draw.texts]
     boxes = [(t, b) for t, b in boxes if b.width > 0 and b.height > 0 and np.isfinite(b.bounds).all()]
     found = []
@@ -161,10 +173,10 @@ def _analyse(figure, draw: _Draw) -> list[str]:
                 or box.y1 > height + SLACK_PX:
             found.append(f"text cut off at the edge of the {width:.0f} x {height:.0f} px image: "
                          f"{_words(text)}")
-        size = text.get_fontsize() * page_px_per_point
-        if size < MIN_TEXT_PX - 1e-9:
-            found.append(f"text {size:.1f} px high on the page (at least {MIN_TEXT_PX:g}; the "
-                         f"{width:.0f} px image is shown {min(width, COLUMN_PX):.0f} px wide): "
+        size = smallest_font_pt(text) * page_px_per_point
+        if size < min_text_px - 1e-9:
+            found.append(f"text {size:.1f} px high on the page (at least {min_text_px:g}; the "
+                         f"{width:.0f} px image is shown {min(width, column_px):.0f} px wide): "
                          f"{_words(text)}")
     legends = [ax.get_legend() for ax in figure.axes] + list(figure.legends)
     for legend in legends:
@@ -189,15 +201,16 @@ def _analyse(figure, draw: _Draw) -> list[str]:
     return found + figure_looks.problems(figure)
 
 
-def problems(figure, **savefig: Any) -> list[str]:
-    """What :mod:`figure_layout` finds in ``figure`` saved as a PNG with ``savefig`` options."""
+def problems(figure, fname: Any = None, **savefig: Any) -> list[str]:
+    """What :mod:`figure_layout` finds in ``figure`` saved as a PNG with ``savefig`` options
+    (into ``fname``, a file or a buffer, if given)."""
     import io
 
     install()
     global _printing
     outer, _printing = _printing, _Print(figure)
     try:
-        figure.savefig(io.BytesIO(), format="png", **savefig)
+        figure.savefig(io.BytesIO() if fname is None else fname, **{"format": "png", **savefig})
         return list(_printing.problems or [])
     finally:
         _printing = outer
@@ -259,9 +272,17 @@ def install() -> None:
     Text.draw = draw_text
     Figure.draw = draw_figure
     FigureCanvasBase.print_figure = print_and_check
+    import cfrbook.phone_figures
+
+    cfrbook.phone_figures.layout_check = problems   # a phone rendering must pass it to be used
     _installed = True
 
 
 KERNEL_INSTALL = (f"(__import__('sys').path.insert(0, {str(Path(__file__).resolve().parent)!r}), "
                   "__import__('figure_layout').install())")
 """An expression that installs the check in a notebook's kernel (a ``user_expression``)."""
+
+PHONE_INSTALL = "__import__('cfrbook.phone_figures').phone_figures.install()"
+"""An expression that makes a notebook's kernel attach a phone rendering to every figure it
+displays (after :data:`KERNEL_INSTALL`, so that the rendering is checked before it is used).
+tools/execute-notebooks evaluates it; nbval does not (output metadata is not compared)."""

@@ -17,8 +17,11 @@
   wires only the first button of each side, which the page never shows (issue 39).
 - tools/static/wide_math.js gives an inline formula wider than its line a box that scrolls
   sideways, instead of being cut off on a phone (issue 39).
-- tools/static/explorer_zoom.js lets a reader click (or press Enter on) an explorer's frame to
-  see it at its natural size, in a box that scrolls sideways.
+- tools/static/figure_zoom.js shows a figure whose text would be under 8 px in its column (on a
+  phone: a figure without a phone rendering, an explorer's frame) wider, in a box that scrolls
+  sideways, with a visible line saying so; a click (or Enter) on an explorer's frame shows it at
+  its natural size. Figures with a phone rendering get it through ``<picture>``
+  (tools/phone_pictures.py).
 - A chapter's optional parts, its level-2 sections titled "Going further: ...", get the class
   ``going-further`` (book.css sets them apart) and open with a line saying they are optional,
   with a link past them to the chapter's exercises (or its summary): the reader sees what may be
@@ -60,6 +63,9 @@ def drop_thebe_nodes(app, doctree, docname) -> None:
             node.parent.remove(node)
 
 
+FULL_SIZE_TITLE = "Open the figure at its full size"
+
+
 def link_images_to_full_size(app, doctree, docname) -> None:
     """Wrap each image not already a link in a link to its copy in ``_images``."""
     if app.builder.format != "html":
@@ -67,11 +73,18 @@ def link_images_to_full_size(app, doctree, docname) -> None:
     images = posixpath.join(relative_uri(app.builder.get_target_uri(docname), "_images"))
     for image in list(doctree.findall(nodes.image)):
         uri = image["uri"]
-        if isinstance(image.parent, nodes.reference) or uri not in app.env.images:
+        # a figure with a phone rendering (tools/phone_pictures.py) links to the figure
+        shown = image.parent if image.parent.tagname == "picture" else image
+        if shown is not image and shown.index(image) != 0:
             continue
-        link = nodes.reference("", "", refuri=posixpath.join(images, app.env.images[uri][1]),
-                               classes=["full-size-figure"],
-                               reftitle="Open the figure at its full size")
+        if isinstance(shown.parent, nodes.reference) or uri not in app.env.images:
+            continue
+        refuri = posixpath.join(images, app.env.images[uri][1])
+        if shown is not image:   # a <picture> inside an <a>, which Sphinx's writer cannot nest
+            shown["refuri"] = refuri
+            continue
+        link = nodes.reference("", "", refuri=refuri, classes=["full-size-figure"],
+                               reftitle=FULL_SIZE_TITLE)
         image.replace_self(link)
         link.append(image)
 
@@ -110,7 +123,7 @@ def add_offline_search_note(app, pagename, templatename, context, doctree) -> No
 def setup(app):
     app.connect("config-inited", lambda app, config: config.html_static_path.append(str(STATIC)))
     app.add_css_file("book.css")
-    app.add_js_file("explorer_zoom.js")
+    app.add_js_file("figure_zoom.js")
     app.add_js_file("code_lines.js")
     app.add_js_file("sidebar_toggles.js")
     app.add_js_file("wide_math.js")

@@ -279,15 +279,19 @@ ZOOM = """(root) => {
   img.click();
   const clicked = width();
   img.dispatchEvent(new KeyboardEvent("keydown", {key: "Enter", bubbles: true}));
+  const hint = root.nextElementSibling;
   return {natural: img.naturalWidth, fitted, clicked, again: width(),
-          column: root.clientWidth, focusable: img.tabIndex === 0};
+          column: root.clientWidth, focusable: img.tabIndex === 0,
+          scrolls: getComputedStyle(root).overflowX === "auto",
+          hinted: !!hint && hint.classList.contains("cfr-zoom-hint") && !hint.hidden};
 }"""
 
 
 @pytest.mark.parametrize("page_path", EXPLORER_PAGES or ["(no explorer in a built book)"])
 def test_every_frame_can_be_seen_at_its_natural_size_on_a_phone(browser, page_path):
-    """At 390 px a click on a frame shows it at its natural width (scrolling sideways), and
-    Enter fits it to the column again."""
+    """At 390 px a frame is shown in the column, or, when its text would be under 8 px there,
+    wider (tools/static/figure_zoom.js) in a box that scrolls, with a visible line saying so; a
+    click shows it at its natural width (scrolling sideways), and Enter shows it as before."""
     if not EXPLORER_PAGES:
         pytest.skip("no built page holds an explorer")
     page = browser.new_page(viewport={"width": 390, "height": 844})
@@ -300,8 +304,9 @@ def test_every_frame_can_be_seen_at_its_natural_size_on_a_phone(browser, page_pa
     for e, size in enumerate(sizes, start=1):
         where = f"{page_path}, explorer {e}: {size}"
         assert size["focusable"], where
-        assert size["fitted"] <= size["column"] + 1 and size["again"] == size["fitted"], where
-        assert size["clicked"] == size["natural"] > size["fitted"], where
+        assert size["again"] == size["fitted"], where
+        assert size["fitted"] <= size["column"] + 1 or (size["scrolls"] and size["hinted"]), where
+        assert size["clicked"] == size["natural"] >= size["fitted"], where
 
 
 def _static_page(browser, explorer: Explorer):
