@@ -22,18 +22,20 @@ running total and running per-card sums over the opponent's hands strictly weake
 current one, so ``W(h) = R_< - C_<[c1] - C_<[c2] + r(twin)`` (the twin only if it is weaker);
 ``L`` from the same sweep down. Hands of equal strength meet the same running sums, which is how
 ties drop out. The sort is done once per (board, my hands, opponent hands) by
-:func:`prepare_showdown`; the engine keeps its result per river board.
+:func:`prepare_showdown`, the twins once per (my hands, opponent hands) by :func:`prepare_fold`;
+the engine keeps their results (the showdown's per river board).
 
 The functions are numba kernels (``@njit(cache=True)``) with plain-array arguments, so that the
 range-vector solver calls them from its own compiled code:
 
-- ``fold_values(my_cards, opp_cards, opp_reach, payoff, deck_size, out)``
+- ``prepare_fold(my_cards, opp_cards, deck_size) -> Fold``
+- ``fold_values(prepared, opp_reach, payoff, out)``
 - ``prepare_showdown(my_cards, my_strength, opp_cards, opp_strength, deck_size) -> Showdown``
 - ``showdown_values(prepared, opp_reach, payoff, out)``
-- ``fold_values_naive`` and ``showdown_values_naive``: the O(n m) double sums, same arguments
-  as ``fold_values`` and as ``showdown_values`` with the strengths instead of ``prepared``:
-  ``showdown_values_naive(my_cards, my_strength, opp_cards, opp_strength, opp_reach, payoff,
-  out)``; the tests check the fast kernels against them.
+- ``fold_values_naive`` and ``showdown_values_naive``: the O(n m) double sums, with the hands
+  (and strengths) instead of ``prepared``: ``fold_values_naive(my_cards, opp_cards, opp_reach,
+  payoff, out)``, ``showdown_values_naive(my_cards, my_strength, opp_cards, opp_strength,
+  opp_reach, payoff, out)``; the tests check the fast kernels against them.
 
 ``my_cards`` is an int64 array of shape ``(n, k)``, ``opp_cards`` of shape ``(m, k)``, strengths
 int64 (higher is better, equal for a tie), ``opp_reach`` and ``out`` float64 of length ``m`` and
@@ -45,6 +47,11 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+# ``prepare_fold``'s result, a tuple of int64 arrays: (my_cards (n, k), my_twin (n,),
+# opp_cards (m, k), deck (1,)), ``my_twin[i]`` the index of the opponent's hand equal to my
+# ``i``-th (-1 if none).
+FOLD_FIELDS = ("my_cards", "my_twin", "opp_cards", "deck")
 
 # ``prepare_showdown``'s result, a tuple of int64 arrays (so numba stores it in typed lists):
 # (my_sorted_cards (n, k), my_order (n,), my_sorted_strength (n,), my_twin (n,),
@@ -90,11 +97,20 @@ def _blocked(cards, card_sum, twin_reach):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def fold_values(my_cards, opp_cards, opp_reach, payoff, deck_size, out):  # type: ignore[no-untyped-def]
+def prepare_fold(my_cards, opp_cards, deck_size):  # type: ignore[no-untyped-def]
+    """The tuple of ``FOLD_FIELDS`` that :func:`fold_values` reads: both hand lists, my hands'
+    twins and the deck size. Its cost, a table of ``deck_size**2`` entries that finds the twins of
+    two-card hands, is paid once per pair of hand lists instead of once a call."""
+    return (my_cards, _twin_positions(my_cards, opp_cards, deck_size), opp_cards,
+            np.full(1, deck_size, dtype=np.int64))
+
+
+@njit(cache=True)
+def fold_values(prepared, opp_reach, payoff, out):  # type: ignore[no-untyped-def]
     """``out[h] = payoff * (R - blocked(h))``: ``payoff`` times the opponent's reach over the hands
-    that share no card with ``h``. O(n + m), plus a table of ``deck_size**2`` entries that finds
-    the twins of two-card hands."""
-    card_sum = np.zeros(deck_size)
+    that share no card with ``h``. O(n + m)."""
+    my_cards, twin, opp_cards, deck = prepared[0], prepared[1], prepared[2], prepared[3]
+    card_sum = np.zeros(deck[0])
     total = 0.0
     k = opp_cards.shape[1]
     for j in range(opp_cards.shape[0]):
@@ -102,7 +118,6 @@ def fold_values(my_cards, opp_cards, opp_reach, payoff, deck_size, out):  # type
         total += r
         for c in range(k):
             card_sum[opp_cards[j, c]] += r
-    twin = _twin_positions(my_cards, opp_cards, deck_size)
     for i in range(my_cards.shape[0]):
         twin_reach = opp_reach[twin[i]] if twin[i] >= 0 else 0.0
         out[i] = payoff * (total - _blocked(my_cards[i], card_sum, twin_reach))
@@ -186,8 +201,8 @@ def _collide(a, b):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def fold_values_naive(my_cards, opp_cards, opp_reach, payoff, deck_size, out):  # type: ignore[no-untyped-def]
-    """:func:`fold_values` as the O(n m) double sum (``deck_size`` unused, for the same call)."""
+def fold_values_naive(my_cards, opp_cards, opp_reach, payoff, out):  # type: ignore[no-untyped-def]
+    """:func:`fold_values` as the O(n m) double sum over the hands that share no card."""
     for i in range(my_cards.shape[0]):
         value = 0.0
         for j in range(opp_cards.shape[0]):
