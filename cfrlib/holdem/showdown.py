@@ -17,11 +17,12 @@ the only one counted twice); with one card a hand, ``blocked(h) = C[c1]``. So
     showdown value out[h] = payoff * (W(h) - L(h)),
 
 with ``W(h)`` the unblocked reach of the opponent's hands weaker than ``h`` and ``L(h)`` that of the
-stronger ones (ties add nothing). ``W`` comes from one sweep up the hands sorted by strength: a
-running total and running per-card sums over the opponent's hands strictly weaker than the
-current one, so ``W(h) = R_< - C_<[c1] - C_<[c2] + r(twin)`` (the twin only if it is weaker);
-``L`` from the same sweep down. Hands of equal strength meet the same running sums, which is how
-ties drop out. The sort is done once per (board, my hands, opponent hands) by
+stronger ones (ties add nothing). Both come from one sweep up the opponent's hands sorted by
+strength: a running total and running per-card sums over its weakest hands, so that the
+unblocked reach of the ``x`` weakest is ``U_x(h) = R_x - C_x[c1] - C_x[c2] + r(twin)`` (the twin
+only if it is among them); ``W(h) = U_lo(h)`` with ``lo`` the number of hands weaker than ``h``,
+``L(h) = U_m(h) - U_hi(h)`` with ``hi`` the number weaker or tied. Tied hands fall between ``lo``
+and ``hi``, which is how they drop out. The sort is done once per (board, my hands, opponent hands) by
 :func:`prepare_showdown`, the twins once per (my hands, opponent hands) by :func:`prepare_fold`;
 the engine keeps their results (the showdown's per river board).
 
@@ -48,25 +49,28 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# ``prepare_fold``'s result, a tuple of int64 arrays: (my_cards (n, k), my_twin (n,),
-# opp_cards (m, k), deck (1,)), ``my_twin[i]`` the index of the opponent's hand equal to my
+# ``prepare_fold``'s result, a tuple of int64 arrays: (my_cards (n, 2), my_twin (n,),
+# opp_cards (m, 2), deck (1,)) (one-card hands padded with a phantom card, see ``_two_cards``), ``my_twin[i]`` the index of the opponent's hand equal to my
 # ``i``-th (-1 if none).
 FOLD_FIELDS = ("my_cards", "my_twin", "opp_cards", "deck")
 
 # ``prepare_showdown``'s result, a tuple of int64 arrays (so numba stores it in typed lists):
-# (my_sorted_cards (n, k), my_order (n,), my_sorted_strength (n,), my_twin (n,),
-#  opp_sorted_cards (m, k), opp_order (m,), opp_sorted_strength (m,), deck (1,)):
-# each side's hands sorted by strength, ``order[i]`` the original index of the ``i``-th weakest,
-# ``my_twin[i]`` the position in the opponent's sorted list of the hand equal to my ``i``-th
-# (-1 if none), ``deck[0]`` the deck size.
+# (my_sorted_cards (n, 2), my_order (n,), my_weaker (n,), my_not_stronger (n,), my_twin (n,),
+#  opp_sorted_cards (m, 2), opp_order (m,), deck (1,)): each side's hands sorted by strength
+# (as two cards, see ``prepare_fold``),
+# ``order[i]`` the original index of the ``i``-th weakest, ``my_weaker[i]`` and
+# ``my_not_stronger[i]`` how many of the opponent's sorted hands are weaker than my ``i``-th and
+# weaker or tied (so the first of them are those it beats, the ones from ``my_not_stronger[i]``
+# on those that beat it), ``my_twin[i]`` the position in the opponent's sorted list of the hand
+# equal to my ``i``-th (-1 if none), ``deck[0]`` the deck size.
 SHOWDOWN_FIELDS = (
     "my_sorted_cards",
     "my_order",
-    "my_sorted_strength",
+    "my_weaker",
+    "my_not_stronger",
     "my_twin",
     "opp_sorted_cards",
     "opp_order",
-    "opp_sorted_strength",
     "deck",
 )
 
@@ -89,20 +93,31 @@ def _twin_positions(my_cards, opp_cards, deck_size):  # type: ignore[no-untyped-
 
 
 @njit(cache=True)
-def _blocked(cards, card_sum, twin_reach):  # type: ignore[no-untyped-def]
-    """``C[c1] (+ C[c2] - r(twin))``: the part of a running sum that collides with ``cards``."""
-    if cards.shape[0] == 1:
-        return card_sum[cards[0]]
-    return card_sum[cards[0]] + card_sum[cards[1]] - twin_reach
+def _two_cards(cards, phantom):  # type: ignore[no-untyped-def]
+    """Hands as two columns, so that the kernels need no loop over a hand's cards: one-card hands
+    get a phantom card beside their card, ``deck_size`` for mine and ``deck_size + 1`` for the
+    opponent's, so that no hand of mine meets the opponent's phantom in the running sums."""
+    if cards.shape[1] == 2:
+        return cards.astype(np.int64)
+    out = np.full((cards.shape[0], 2), phantom, dtype=np.int64)
+    out[:, 0] = cards[:, 0]
+    return out
+
+
+@njit(cache=True)
+def _unblocked(c1, c2, total, card_sum, twin_reach):  # type: ignore[no-untyped-def]
+    """``R - C[c1] - C[c2] + r(twin)``: the part of running sums that shares no card with the hand
+    ``(c1, c2)``."""
+    return total - card_sum[c1] - card_sum[c2] + twin_reach
 
 
 @njit(cache=True)
 def prepare_fold(my_cards, opp_cards, deck_size):  # type: ignore[no-untyped-def]
-    """The tuple of ``FOLD_FIELDS`` that :func:`fold_values` reads: both hand lists, my hands'
-    twins and the deck size. Its cost, a table of ``deck_size**2`` entries that finds the twins of
-    two-card hands, is paid once per pair of hand lists instead of once a call."""
-    return (my_cards, _twin_positions(my_cards, opp_cards, deck_size), opp_cards,
-            np.full(1, deck_size, dtype=np.int64))
+    """The tuple of ``FOLD_FIELDS`` that :func:`fold_values` reads: both hand lists as two cards,
+    my hands' twins and the deck size. Its cost, a table of ``deck_size**2`` entries that finds
+    the twins of two-card hands, is paid once per pair of hand lists instead of once a call."""
+    return (_two_cards(my_cards, deck_size), _twin_positions(my_cards, opp_cards, deck_size),
+            _two_cards(opp_cards, deck_size + 1), np.full(1, deck_size, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -110,84 +125,82 @@ def fold_values(prepared, opp_reach, payoff, out):  # type: ignore[no-untyped-de
     """``out[h] = payoff * (R - blocked(h))``: ``payoff`` times the opponent's reach over the hands
     that share no card with ``h``. O(n + m)."""
     my_cards, twin, opp_cards, deck = prepared[0], prepared[1], prepared[2], prepared[3]
-    card_sum = np.zeros(deck[0])
+    card_sum = np.zeros(deck[0] + 2)
     total = 0.0
-    k = opp_cards.shape[1]
     for j in range(opp_cards.shape[0]):
         r = opp_reach[j]
         total += r
-        for c in range(k):
-            card_sum[opp_cards[j, c]] += r
+        card_sum[opp_cards[j, 0]] += r
+        card_sum[opp_cards[j, 1]] += r
     for i in range(my_cards.shape[0]):
-        twin_reach = opp_reach[twin[i]] if twin[i] >= 0 else 0.0
-        out[i] = payoff * (total - _blocked(my_cards[i], card_sum, twin_reach))
+        t = twin[i]
+        twin_reach = opp_reach[t] if t >= 0 else 0.0
+        out[i] = payoff * _unblocked(my_cards[i, 0], my_cards[i, 1], total, card_sum, twin_reach)
 
 
 @njit(cache=True)
 def prepare_showdown(my_cards, my_strength, opp_cards, opp_strength, deck_size):  # type: ignore[no-untyped-def]
-    """Both hand lists sorted by strength (stable), the twins and the deck size: the tuple of
-    ``SHOWDOWN_FIELDS`` that :func:`showdown_values` sweeps."""
+    """Both hand lists sorted by strength (stable), where each of my hands splits the opponent's,
+    the twins and the deck size: the tuple of ``SHOWDOWN_FIELDS`` that :func:`showdown_values`
+    sweeps."""
     my_order = np.argsort(my_strength, kind="mergesort").astype(np.int64)
     opp_order = np.argsort(opp_strength, kind="mergesort").astype(np.int64)
-    my_sorted_cards = my_cards[my_order].copy()
-    opp_sorted_cards = opp_cards[opp_order].copy()
+    my_sorted_cards = _two_cards(my_cards[my_order], deck_size)
+    opp_sorted_cards = _two_cards(opp_cards[opp_order], deck_size + 1)
+    opp_sorted_strength = opp_strength[opp_order]
+    my_sorted_strength = my_strength[my_order]
+    weaker = np.searchsorted(opp_sorted_strength, my_sorted_strength, side="left").astype(np.int64)
+    not_stronger = np.searchsorted(opp_sorted_strength, my_sorted_strength, side="right").astype(np.int64)
     opp_position = np.empty(opp_order.shape[0], dtype=np.int64)
     for p in range(opp_order.shape[0]):
         opp_position[opp_order[p]] = p
-    twin = _twin_positions(my_sorted_cards, opp_cards, deck_size)
+    twin = _twin_positions(my_cards[my_order], opp_cards, deck_size)
     for i in range(twin.shape[0]):
         if twin[i] >= 0:
             twin[i] = opp_position[twin[i]]
     deck = np.full(1, deck_size, dtype=np.int64)
-    return (
-        my_sorted_cards,
-        my_order,
-        my_strength[my_order].astype(np.int64),
-        twin,
-        opp_sorted_cards,
-        opp_order,
-        opp_strength[opp_order].astype(np.int64),
-        deck,
-    )
+    return (my_sorted_cards, my_order, weaker, not_stronger, twin, opp_sorted_cards, opp_order, deck)
 
 
 @njit(cache=True)
 def showdown_values(prepared, opp_reach, payoff, out):  # type: ignore[no-untyped-def]
     """``out[h] = payoff * (W(h) - L(h))``, the unblocked opponent reach that ``h`` beats minus the
-    one that beats it, from one sweep up and one sweep down the sorted hands."""
-    my_cards, my_order, my_strength, my_twin = prepared[0], prepared[1], prepared[2], prepared[3]
-    opp_cards, opp_order, opp_strength, deck = prepared[4], prepared[5], prepared[6], prepared[7]
-    n, m, k = my_cards.shape[0], opp_cards.shape[0], opp_cards.shape[1]
-    card_sum = np.zeros(deck[0])
-    # Up: W(h) over the opponent's hands strictly weaker than h.
+    one that beats it, from one sweep up the sorted hands. With ``U_x(h)`` the unblocked reach of
+    the opponent's ``x`` weakest hands (additive over disjoint sets of hands), ``W = U_lo`` and
+    ``L = U_m - U_hi`` for ``lo, hi = my_weaker[h], my_not_stronger[h]``: the sweep adds the
+    opponent's hands one at a time and reads ``U`` at each hand's two positions (both increase
+    along my sorted hands), then ``U_m`` at the end."""
+    my_cards, my_order, weaker, not_stronger, my_twin = prepared[0], prepared[1], prepared[2], prepared[3], prepared[4]
+    opp_cards, opp_order, deck = prepared[5], prepared[6], prepared[7]
+    n, m = my_cards.shape[0], opp_cards.shape[0]
+    card_sum = np.zeros(deck[0] + 2)
+    sorted_reach = np.empty(m)
+    for j in range(m):
+        sorted_reach[j] = opp_reach[opp_order[j]]
+    acc = np.empty(n)  # U_lo + U_hi
     total = 0.0
-    j = 0
+    lo = 0
+    hi = 0
+    for j in range(m + 1):
+        while lo < n and weaker[lo] == j:
+            t = my_twin[lo]
+            twin_reach = sorted_reach[t] if 0 <= t < j else 0.0
+            acc[lo] = _unblocked(my_cards[lo, 0], my_cards[lo, 1], total, card_sum, twin_reach)
+            lo += 1
+        while hi < n and not_stronger[hi] == j:
+            t = my_twin[hi]
+            twin_reach = sorted_reach[t] if 0 <= t < j else 0.0
+            acc[hi] += _unblocked(my_cards[hi, 0], my_cards[hi, 1], total, card_sum, twin_reach)
+            hi += 1
+        if j < m:
+            r = sorted_reach[j]
+            total += r
+            card_sum[opp_cards[j, 0]] += r
+            card_sum[opp_cards[j, 1]] += r
     for i in range(n):
-        s = my_strength[i]
-        while j < m and opp_strength[j] < s:
-            r = opp_reach[opp_order[j]]
-            total += r
-            for c in range(k):
-                card_sum[opp_cards[j, c]] += r
-            j += 1
         t = my_twin[i]
-        twin_reach = opp_reach[opp_order[t]] if t >= 0 and t < j else 0.0
-        out[my_order[i]] = payoff * (total - _blocked(my_cards[i], card_sum, twin_reach))
-    # Down: L(h) over the opponent's hands strictly stronger than h.
-    card_sum[:] = 0.0
-    total = 0.0
-    j = m - 1
-    for i in range(n - 1, -1, -1):
-        s = my_strength[i]
-        while j >= 0 and opp_strength[j] > s:
-            r = opp_reach[opp_order[j]]
-            total += r
-            for c in range(k):
-                card_sum[opp_cards[j, c]] += r
-            j -= 1
-        t = my_twin[i]
-        twin_reach = opp_reach[opp_order[t]] if t > j else 0.0
-        out[my_order[i]] -= payoff * (total - _blocked(my_cards[i], card_sum, twin_reach))
+        twin_reach = sorted_reach[t] if t >= 0 else 0.0
+        out[my_order[i]] = payoff * (acc[i] - _unblocked(my_cards[i, 0], my_cards[i, 1], total, card_sum, twin_reach))
 
 
 @njit(cache=True)
