@@ -95,9 +95,11 @@ def _strategy(regret, sums, lock_row, lock_table, row, n_actions, use_average, o
                 out[a, h] = x
                 total[h] += x
     uniform = 1.0 / n_actions
+    for h in range(n):  # one division a hand; a hand with no positive entry plays uniformly
+        total[h] = 1.0 / total[h] if total[h] > 0.0 else 0.0
     for a in range(n_actions):
         for h in range(n):
-            out[a, h] = out[a, h] / total[h] if total[h] > 0.0 else uniform
+            out[a, h] = out[a, h] * total[h] if total[h] > 0.0 else uniform
     _apply_lock(lock_row, lock_table, row, n_actions, out)
 
 
