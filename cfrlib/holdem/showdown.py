@@ -174,33 +174,30 @@ def showdown_values(prepared, opp_reach, payoff, out):  # type: ignore[no-untype
     opp_cards, opp_order, deck = prepared[5], prepared[6], prepared[7]
     n, m = my_cards.shape[0], opp_cards.shape[0]
     card_sum = np.zeros(deck[0] + 2)
-    sorted_reach = np.empty(m)
-    for j in range(m):
-        sorted_reach[j] = opp_reach[opp_order[j]]
-    acc = np.empty(n)  # U_lo + U_hi
     total = 0.0
     lo = 0
     hi = 0
-    for j in range(m + 1):
+    for j in range(m + 1):  # out[my_order[i]] collects U_lo + U_hi of my i-th hand
         while lo < n and weaker[lo] == j:
             t = my_twin[lo]
-            twin_reach = sorted_reach[t] if 0 <= t < j else 0.0
-            acc[lo] = _unblocked(my_cards[lo, 0], my_cards[lo, 1], total, card_sum, twin_reach)
+            twin_reach = opp_reach[opp_order[t]] if 0 <= t < j else 0.0
+            out[my_order[lo]] = _unblocked(my_cards[lo, 0], my_cards[lo, 1], total, card_sum, twin_reach)
             lo += 1
         while hi < n and not_stronger[hi] == j:
             t = my_twin[hi]
-            twin_reach = sorted_reach[t] if 0 <= t < j else 0.0
-            acc[hi] += _unblocked(my_cards[hi, 0], my_cards[hi, 1], total, card_sum, twin_reach)
+            twin_reach = opp_reach[opp_order[t]] if 0 <= t < j else 0.0
+            out[my_order[hi]] += _unblocked(my_cards[hi, 0], my_cards[hi, 1], total, card_sum, twin_reach)
             hi += 1
         if j < m:
-            r = sorted_reach[j]
+            r = opp_reach[opp_order[j]]
             total += r
             card_sum[opp_cards[j, 0]] += r
             card_sum[opp_cards[j, 1]] += r
     for i in range(n):
         t = my_twin[i]
-        twin_reach = sorted_reach[t] if t >= 0 else 0.0
-        out[my_order[i]] = payoff * (acc[i] - _unblocked(my_cards[i, 0], my_cards[i, 1], total, card_sum, twin_reach))
+        twin_reach = opp_reach[opp_order[t]] if t >= 0 else 0.0
+        h = my_order[i]
+        out[h] = payoff * (out[h] - _unblocked(my_cards[i, 0], my_cards[i, 1], total, card_sum, twin_reach))
 
 
 @njit(cache=True)
