@@ -17,14 +17,16 @@ the only one counted twice); with one card a hand, ``blocked(h) = C[c1]``. So
     showdown value out[h] = payoff * (W(h) - L(h)),
 
 with ``W(h)`` the unblocked reach of the opponent's hands weaker than ``h`` and ``L(h)`` that of the
-stronger ones (ties add nothing). Both come from one sweep up the opponent's hands sorted by
-strength: a running total and running per-card sums over its weakest hands, so that the
-unblocked reach of the ``x`` weakest is ``U_x(h) = R_x - C_x[c1] - C_x[c2] + r(twin)`` (the twin
-only if it is among them); ``W(h) = U_lo(h)`` with ``lo`` the number of hands weaker than ``h``,
-``L(h) = U_m(h) - U_hi(h)`` with ``hi`` the number weaker or tied. Tied hands fall between ``lo``
-and ``hi``, which is how they drop out. The sort is done once per (board, my hands, opponent hands) by
-:func:`prepare_showdown`, the twins once per (my hands, opponent hands) by :func:`prepare_fold`;
-the engine keeps their results (the showdown's per river board).
+stronger ones (ties add nothing). With the opponent's hands sorted by strength and
+``U_x(h) = R_x - C_x[c1] - C_x[c2] + r(twin)`` the unblocked reach of the ``x`` weakest (sums
+over them; the twin only if it is among them), ``W(h) = U_lo(h)`` with ``lo`` the number of hands
+weaker than ``h`` and ``L(h) = U_m(h) - U_hi(h)`` with ``hi`` the number weaker or tied: tied
+hands fall between ``lo`` and ``hi``, which is how they drop out. The running sums ``R_x`` and,
+for each card, ``C_x[c]`` along the hands holding it are computed once a call; each hand then
+reads them where :func:`prepare_showdown` found its ``lo`` and ``hi``. The sort and those places
+are found once per (board, my hands, opponent hands) by :func:`prepare_showdown`, the twins once
+per (my hands, opponent hands) by :func:`prepare_fold`; the engine keeps their results (the
+showdown's per river board).
 
 The functions are numba kernels (``@njit(cache=True)``) with plain-array arguments, so that the
 range-vector solver calls them from its own compiled code:
@@ -55,23 +57,24 @@ from numba import njit
 FOLD_FIELDS = ("my_cards", "my_twin", "opp_cards", "deck")
 
 # ``prepare_showdown``'s result, a tuple of int64 arrays (so numba stores it in typed lists):
-# (my_sorted_cards (n, 2), my_order (n,), my_weaker (n,), my_not_stronger (n,), my_twin (n,),
-#  opp_sorted_cards (m, 2), opp_order (m,), deck (1,)): each side's hands sorted by strength
-# (as two cards, see ``prepare_fold``),
-# ``order[i]`` the original index of the ``i``-th weakest, ``my_weaker[i]`` and
-# ``my_not_stronger[i]`` how many of the opponent's sorted hands are weaker than my ``i``-th and
-# weaker or tied (so the first of them are those it beats, the ones from ``my_not_stronger[i]``
-# on those that beat it), ``my_twin[i]`` the position in the opponent's sorted list of the hand
-# equal to my ``i``-th (-1 if none), ``deck[0]`` the deck size.
+# (opp_order (m,), card_start (deck + 2,), card_count (deck + 2,), card_entry (E,), my_index (n, 8),
+#  my_twin (n,), my_twin_sign (n,)): the opponent's hands sorted by strength (``opp_order[j]`` the
+# original index of the ``j``-th weakest); for each card ``c`` (the two phantom cards included),
+# its list of the opponent's hands holding it in that order, ``card_entry[card_start[c] + k]`` the
+# ``k``-th (original index), ``card_count[c]`` of them, followed by one slot for their total; for
+# each of my hands (original order) ``my_index[i] = (lo, hi, a1, b1, e1, a2, b2, e2)``: ``lo`` and
+# ``hi`` the numbers of the opponent's hands weaker and weaker-or-tied, and for each of its cards
+# the slots of the card's running sum at ``lo``, at ``hi`` and at the end; ``my_twin[i]`` the
+# original index of the opponent's hand equal to mine (0 if none) and ``my_twin_sign[i]`` how
+# often the sums count its reach too often (``[twin < lo] + [twin < hi] - 1``; 0 if none).
 SHOWDOWN_FIELDS = (
-    "my_sorted_cards",
-    "my_order",
-    "my_weaker",
-    "my_not_stronger",
-    "my_twin",
-    "opp_sorted_cards",
     "opp_order",
-    "deck",
+    "card_start",
+    "card_count",
+    "card_entry",
+    "my_index",
+    "my_twin",
+    "my_twin_sign",
 )
 
 
@@ -140,64 +143,85 @@ def fold_values(prepared, opp_reach, payoff, out):  # type: ignore[no-untyped-de
 
 @njit(cache=True)
 def prepare_showdown(my_cards, my_strength, opp_cards, opp_strength, deck_size):  # type: ignore[no-untyped-def]
-    """Both hand lists sorted by strength (stable), where each of my hands splits the opponent's,
-    the twins and the deck size: the tuple of ``SHOWDOWN_FIELDS`` that :func:`showdown_values`
-    sweeps."""
-    my_order = np.argsort(my_strength, kind="mergesort").astype(np.int64)
+    """The opponent's hands sorted by strength (stable), each card's list of them, and where each
+    of my hands reads the running sums: the tuple of ``SHOWDOWN_FIELDS`` that
+    :func:`showdown_values` reads."""
+    mine = _two_cards(my_cards, deck_size)
+    opp = _two_cards(opp_cards, deck_size + 1)
+    n, m, cards = mine.shape[0], opp.shape[0], deck_size + 2
     opp_order = np.argsort(opp_strength, kind="mergesort").astype(np.int64)
-    my_sorted_cards = _two_cards(my_cards[my_order], deck_size)
-    opp_sorted_cards = _two_cards(opp_cards[opp_order], deck_size + 1)
-    opp_sorted_strength = opp_strength[opp_order]
-    my_sorted_strength = my_strength[my_order]
-    weaker = np.searchsorted(opp_sorted_strength, my_sorted_strength, side="left").astype(np.int64)
-    not_stronger = np.searchsorted(opp_sorted_strength, my_sorted_strength, side="right").astype(np.int64)
-    opp_position = np.empty(opp_order.shape[0], dtype=np.int64)
-    for p in range(opp_order.shape[0]):
-        opp_position[opp_order[p]] = p
-    twin = _twin_positions(my_cards[my_order], opp_cards, deck_size)
-    for i in range(twin.shape[0]):
+    sorted_strength = opp_strength[opp_order]
+    lo = np.searchsorted(sorted_strength, my_strength, side="left")
+    hi = np.searchsorted(sorted_strength, my_strength, side="right")
+    position = np.empty(m, dtype=np.int64)
+    card_count = np.zeros(cards, dtype=np.int64)
+    for j in range(m):
+        position[opp_order[j]] = j
+        card_count[opp[j, 0]] += 1
+        card_count[opp[j, 1]] += 1
+    card_start = np.zeros(cards, dtype=np.int64)
+    for c in range(1, cards):
+        card_start[c] = card_start[c - 1] + card_count[c - 1] + 1
+    size = card_start[cards - 1] + card_count[cards - 1] + 1
+    card_entry = np.zeros(size, dtype=np.int64)
+    entry_position = np.zeros(size, dtype=np.int64)
+    fill = card_start.copy()
+    for j in range(m):
+        for col in range(2):
+            c = opp[opp_order[j], col]
+            card_entry[fill[c]] = opp_order[j]
+            entry_position[fill[c]] = j
+            fill[c] += 1
+    my_index = np.empty((n, 8), dtype=np.int64)
+    twin = _twin_positions(my_cards, opp_cards, deck_size)
+    my_twin = np.zeros(n, dtype=np.int64)
+    my_twin_sign = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        my_index[i, 0], my_index[i, 1] = lo[i], hi[i]
+        for col in range(2):
+            c = mine[i, col]
+            held = entry_position[card_start[c]:card_start[c] + card_count[c]]
+            my_index[i, 2 + 3 * col] = card_start[c] + np.searchsorted(held, lo[i])
+            my_index[i, 3 + 3 * col] = card_start[c] + np.searchsorted(held, hi[i])
+            my_index[i, 4 + 3 * col] = card_start[c] + card_count[c]
         if twin[i] >= 0:
-            twin[i] = opp_position[twin[i]]
-    deck = np.full(1, deck_size, dtype=np.int64)
-    return (my_sorted_cards, my_order, weaker, not_stronger, twin, opp_sorted_cards, opp_order, deck)
+            my_twin[i] = twin[i]
+            my_twin_sign[i] = int(position[twin[i]] < lo[i]) + int(position[twin[i]] < hi[i]) - 1
+    return (opp_order, card_start, card_count, card_entry, my_index, my_twin, my_twin_sign)
 
 
 @njit(cache=True)
 def showdown_values(prepared, opp_reach, payoff, out):  # type: ignore[no-untyped-def]
     """``out[h] = payoff * (W(h) - L(h))``, the unblocked opponent reach that ``h`` beats minus the
-    one that beats it, from one sweep up the sorted hands. With ``U_x(h)`` the unblocked reach of
-    the opponent's ``x`` weakest hands (additive over disjoint sets of hands), ``W = U_lo`` and
-    ``L = U_m - U_hi`` for ``lo, hi = my_weaker[h], my_not_stronger[h]``: the sweep adds the
-    opponent's hands one at a time and reads ``U`` at each hand's two positions (both increase
-    along my sorted hands), then ``U_m`` at the end."""
-    my_cards, my_order, weaker, not_stronger, my_twin = prepared[0], prepared[1], prepared[2], prepared[3], prepared[4]
-    opp_cards, opp_order, deck = prepared[5], prepared[6], prepared[7]
-    n, m = my_cards.shape[0], opp_cards.shape[0]
-    card_sum = np.zeros(deck[0] + 2)
-    total = 0.0
-    lo = 0
-    hi = 0
-    for j in range(m + 1):  # out[my_order[i]] collects U_lo + U_hi of my i-th hand
-        while lo < n and weaker[lo] == j:
-            t = my_twin[lo]
-            twin_reach = opp_reach[opp_order[t]] if 0 <= t < j else 0.0
-            out[my_order[lo]] = _unblocked(my_cards[lo, 0], my_cards[lo, 1], total, card_sum, twin_reach)
-            lo += 1
-        while hi < n and not_stronger[hi] == j:
-            t = my_twin[hi]
-            twin_reach = opp_reach[opp_order[t]] if 0 <= t < j else 0.0
-            out[my_order[hi]] += _unblocked(my_cards[hi, 0], my_cards[hi, 1], total, card_sum, twin_reach)
-            hi += 1
-        if j < m:
-            r = opp_reach[opp_order[j]]
-            total += r
-            card_sum[opp_cards[j, 0]] += r
-            card_sum[opp_cards[j, 1]] += r
-    for i in range(n):
-        t = my_twin[i]
-        twin_reach = opp_reach[opp_order[t]] if t >= 0 else 0.0
-        h = my_order[i]
-        out[h] = payoff * (out[h] - _unblocked(my_cards[i, 0], my_cards[i, 1], total, card_sum, twin_reach))
+    one that beats it. With ``U_x(h)`` the unblocked reach of the opponent's ``x`` weakest hands
+    (additive over disjoint sets of hands), ``W = U_lo`` and ``L = U_m - U_hi``, so
+    ``W - L = (R_lo + R_hi - R_m) - sum over h's cards c of (C_lo[c] + C_hi[c] - C_m[c])`` plus the
+    twin's correction: running sums of the reach along the sorted hands (``R``) and along each
+    card's list (``C``), then for each hand a few reads at places found by :func:`prepare_showdown`
+    (no comparison of strengths, no branch that depends on the data)."""
+    opp_order, card_start, card_count, card_entry = prepared[0], prepared[1], prepared[2], prepared[3]
+    my_index, my_twin, my_twin_sign = prepared[4], prepared[5], prepared[6]
+    m = opp_order.shape[0]
+    total = np.empty(m + 1)  # R_x, x = 0 .. m
+    running = 0.0
+    total[0] = 0.0
+    for j in range(m):
+        running += opp_reach[opp_order[j]]
+        total[j + 1] = running
+    card_sum = np.empty(card_entry.shape[0])  # C_k[c] at card_start[c] + k
+    for c in range(card_start.shape[0]):
+        running = 0.0
+        first = card_start[c]
+        for e in range(first, first + card_count[c]):
+            card_sum[e] = running
+            running += opp_reach[card_entry[e]]
+        card_sum[first + card_count[c]] = running
+    for h in range(out.shape[0]):
+        index = my_index[h]
+        value = total[index[0]] + total[index[1]] - total[m]
+        value -= card_sum[index[2]] + card_sum[index[3]] - card_sum[index[4]]
+        value -= card_sum[index[5]] + card_sum[index[6]] - card_sum[index[7]]
+        out[h] = payoff * (value + opp_reach[my_twin[h]] * my_twin_sign[h])
 
 
 @njit(cache=True)
