@@ -56,7 +56,8 @@ from numba import njit
 # ``i``-th (-1 if none).
 FOLD_FIELDS = ("my_cards", "my_twin", "opp_cards", "deck")
 
-# ``prepare_showdown``'s result, a tuple of int64 arrays (so numba stores it in typed lists):
+# ``prepare_showdown``'s result, a tuple of int32 arrays (half the memory of int64: a flop spot keeps
+# one for each of 1,176 rivers and both players):
 # (opp_order (m,), card_start (deck + 2,), card_count (deck + 2,), card_entry (E,), my_index (n, 8),
 #  my_twin (n,), my_twin_sign (n,)): the opponent's hands sorted by strength (``opp_order[j]`` the
 # original index of the ``j``-th weakest); for each card ``c`` (the two phantom cards included),
@@ -187,7 +188,9 @@ def prepare_showdown(my_cards, my_strength, opp_cards, opp_strength, deck_size):
         if twin[i] >= 0:
             my_twin[i] = twin[i]
             my_twin_sign[i] = int(position[twin[i]] < lo[i]) + int(position[twin[i]] < hi[i]) - 1
-    return (opp_order, card_start, card_count, card_entry, my_index, my_twin, my_twin_sign)
+    return (opp_order.astype(np.int32), card_start.astype(np.int32), card_count.astype(np.int32),
+            card_entry.astype(np.int32), my_index.astype(np.int32), my_twin.astype(np.int32),
+            my_twin_sign.astype(np.int32))
 
 
 @njit(cache=True)
