@@ -17,23 +17,28 @@ the only one counted twice); with one card a hand, ``blocked(h) = C[c1]``. So
     showdown value out[h] = payoff * (W(h) - L(h)),
 
 with ``W(h)`` the unblocked reach of the opponent's hands weaker than ``h`` and ``L(h)`` that of the
-stronger ones (ties add nothing). ``W`` comes from one sweep up the hands sorted by strength: a
-running total and running per-card sums over the opponent's hands strictly weaker than the
-current one, so ``W(h) = R_< - C_<[c1] - C_<[c2] + r(twin)`` (the twin only if it is weaker);
-``L`` from the same sweep down. Hands of equal strength meet the same running sums, which is how
-ties drop out. The sort is done once per (board, my hands, opponent hands) by
-:func:`prepare_showdown`; the engine keeps its result per river board.
+stronger ones (ties add nothing). With the opponent's hands sorted by strength and
+``U_x(h) = R_x - C_x[c1] - C_x[c2] + r(twin)`` the unblocked reach of the ``x`` weakest (sums
+over them; the twin only if it is among them), ``W(h) = U_lo(h)`` with ``lo`` the number of hands
+weaker than ``h`` and ``L(h) = U_m(h) - U_hi(h)`` with ``hi`` the number weaker or tied: tied
+hands fall between ``lo`` and ``hi``, which is how they drop out. The running sums ``R_x`` and,
+for each card, ``C_x[c]`` along the hands holding it are computed once a call; each hand then
+reads them where :func:`prepare_showdown` found its ``lo`` and ``hi``. The sort and those places
+are found once per (board, my hands, opponent hands) by :func:`prepare_showdown`, the twins once
+per (my hands, opponent hands) by :func:`prepare_fold`; the engine keeps their results (the
+showdown's per river board).
 
 The functions are numba kernels (``@njit(cache=True)``) with plain-array arguments, so that the
 range-vector solver calls them from its own compiled code:
 
-- ``fold_values(my_cards, opp_cards, opp_reach, payoff, deck_size, out)``
+- ``prepare_fold(my_cards, opp_cards, deck_size) -> Fold``
+- ``fold_values(prepared, opp_reach, payoff, out)``
 - ``prepare_showdown(my_cards, my_strength, opp_cards, opp_strength, deck_size) -> Showdown``
 - ``showdown_values(prepared, opp_reach, payoff, out)``
-- ``fold_values_naive`` and ``showdown_values_naive``: the O(n m) double sums, same arguments
-  as ``fold_values`` and as ``showdown_values`` with the strengths instead of ``prepared``:
-  ``showdown_values_naive(my_cards, my_strength, opp_cards, opp_strength, opp_reach, payoff,
-  out)``; the tests check the fast kernels against them.
+- ``fold_values_naive`` and ``showdown_values_naive``: the O(n m) double sums, with the hands
+  (and strengths) instead of ``prepared``: ``fold_values_naive(my_cards, opp_cards, opp_reach,
+  payoff, out)``, ``showdown_values_naive(my_cards, my_strength, opp_cards, opp_strength,
+  opp_reach, payoff, out)``; the tests check the fast kernels against them.
 
 ``my_cards`` is an int64 array of shape ``(n, k)``, ``opp_cards`` of shape ``(m, k)``, strengths
 int64 (higher is better, equal for a tie), ``opp_reach`` and ``out`` float64 of length ``m`` and
@@ -46,21 +51,31 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# ``prepare_showdown``'s result, a tuple of int64 arrays (so numba stores it in typed lists):
-# (my_sorted_cards (n, k), my_order (n,), my_sorted_strength (n,), my_twin (n,),
-#  opp_sorted_cards (m, k), opp_order (m,), opp_sorted_strength (m,), deck (1,)):
-# each side's hands sorted by strength, ``order[i]`` the original index of the ``i``-th weakest,
-# ``my_twin[i]`` the position in the opponent's sorted list of the hand equal to my ``i``-th
-# (-1 if none), ``deck[0]`` the deck size.
+# ``prepare_fold``'s result, a tuple of int64 arrays: (my_cards (n, 2), my_twin (n,),
+# opp_cards (m, 2), deck (1,)) (one-card hands padded with a phantom card, see ``_two_cards``), ``my_twin[i]`` the index of the opponent's hand equal to my
+# ``i``-th (-1 if none).
+FOLD_FIELDS = ("my_cards", "my_twin", "opp_cards", "deck")
+
+# ``prepare_showdown``'s result, a tuple of int32 arrays (half the memory of int64: a flop spot keeps
+# one for each of 1,176 rivers and both players):
+# (opp_order (m,), card_start (deck + 2,), card_count (deck + 2,), card_entry (E,), my_index (n, 8),
+#  my_twin (n,), my_twin_sign (n,)): the opponent's hands sorted by strength (``opp_order[j]`` the
+# original index of the ``j``-th weakest); for each card ``c`` (the two phantom cards included),
+# its list of the opponent's hands holding it in that order, ``card_entry[card_start[c] + k]`` the
+# ``k``-th (original index), ``card_count[c]`` of them, followed by one slot for their total; for
+# each of my hands (original order) ``my_index[i] = (lo, hi, a1, b1, e1, a2, b2, e2)``: ``lo`` and
+# ``hi`` the numbers of the opponent's hands weaker and weaker-or-tied, and for each of its cards
+# the slots of the card's running sum at ``lo``, at ``hi`` and at the end; ``my_twin[i]`` the
+# original index of the opponent's hand equal to mine (0 if none) and ``my_twin_sign[i]`` how
+# often the sums count its reach too often (``[twin < lo] + [twin < hi] - 1``; 0 if none).
 SHOWDOWN_FIELDS = (
-    "my_sorted_cards",
-    "my_order",
-    "my_sorted_strength",
-    "my_twin",
-    "opp_sorted_cards",
     "opp_order",
-    "opp_sorted_strength",
-    "deck",
+    "card_start",
+    "card_count",
+    "card_entry",
+    "my_index",
+    "my_twin",
+    "my_twin_sign",
 )
 
 
@@ -82,97 +97,134 @@ def _twin_positions(my_cards, opp_cards, deck_size):  # type: ignore[no-untyped-
 
 
 @njit(cache=True)
-def _blocked(cards, card_sum, twin_reach):  # type: ignore[no-untyped-def]
-    """``C[c1] (+ C[c2] - r(twin))``: the part of a running sum that collides with ``cards``."""
-    if cards.shape[0] == 1:
-        return card_sum[cards[0]]
-    return card_sum[cards[0]] + card_sum[cards[1]] - twin_reach
+def _two_cards(cards, phantom):  # type: ignore[no-untyped-def]
+    """Hands as two columns, so that the kernels need no loop over a hand's cards: one-card hands
+    get a phantom card beside their card, ``deck_size`` for mine and ``deck_size + 1`` for the
+    opponent's, so that no hand of mine meets the opponent's phantom in the running sums."""
+    if cards.shape[1] == 2:
+        return cards.astype(np.int64)
+    out = np.full((cards.shape[0], 2), phantom, dtype=np.int64)
+    out[:, 0] = cards[:, 0]
+    return out
 
 
 @njit(cache=True)
-def fold_values(my_cards, opp_cards, opp_reach, payoff, deck_size, out):  # type: ignore[no-untyped-def]
+def _unblocked(c1, c2, total, card_sum, twin_reach):  # type: ignore[no-untyped-def]
+    """``R - C[c1] - C[c2] + r(twin)``: the part of running sums that shares no card with the hand
+    ``(c1, c2)``."""
+    return total - card_sum[c1] - card_sum[c2] + twin_reach
+
+
+@njit(cache=True)
+def prepare_fold(my_cards, opp_cards, deck_size):  # type: ignore[no-untyped-def]
+    """The tuple of ``FOLD_FIELDS`` that :func:`fold_values` reads: both hand lists as two cards,
+    my hands' twins and the deck size. Its cost, a table of ``deck_size**2`` entries that finds
+    the twins of two-card hands, is paid once per pair of hand lists instead of once a call."""
+    return (_two_cards(my_cards, deck_size), _twin_positions(my_cards, opp_cards, deck_size),
+            _two_cards(opp_cards, deck_size + 1), np.full(1, deck_size, dtype=np.int64))
+
+
+@njit(cache=True)
+def fold_values(prepared, opp_reach, payoff, out):  # type: ignore[no-untyped-def]
     """``out[h] = payoff * (R - blocked(h))``: ``payoff`` times the opponent's reach over the hands
-    that share no card with ``h``. O(n + m), plus a table of ``deck_size**2`` entries that finds
-    the twins of two-card hands."""
-    card_sum = np.zeros(deck_size)
+    that share no card with ``h``. O(n + m)."""
+    my_cards, twin, opp_cards, deck = prepared[0], prepared[1], prepared[2], prepared[3]
+    card_sum = np.zeros(deck[0] + 2)
     total = 0.0
-    k = opp_cards.shape[1]
     for j in range(opp_cards.shape[0]):
         r = opp_reach[j]
         total += r
-        for c in range(k):
-            card_sum[opp_cards[j, c]] += r
-    twin = _twin_positions(my_cards, opp_cards, deck_size)
+        card_sum[opp_cards[j, 0]] += r
+        card_sum[opp_cards[j, 1]] += r
     for i in range(my_cards.shape[0]):
-        twin_reach = opp_reach[twin[i]] if twin[i] >= 0 else 0.0
-        out[i] = payoff * (total - _blocked(my_cards[i], card_sum, twin_reach))
+        t = twin[i]
+        twin_reach = opp_reach[t] if t >= 0 else 0.0
+        out[i] = payoff * _unblocked(my_cards[i, 0], my_cards[i, 1], total, card_sum, twin_reach)
 
 
 @njit(cache=True)
 def prepare_showdown(my_cards, my_strength, opp_cards, opp_strength, deck_size):  # type: ignore[no-untyped-def]
-    """Both hand lists sorted by strength (stable), the twins and the deck size: the tuple of
-    ``SHOWDOWN_FIELDS`` that :func:`showdown_values` sweeps."""
-    my_order = np.argsort(my_strength, kind="mergesort").astype(np.int64)
+    """The opponent's hands sorted by strength (stable), each card's list of them, and where each
+    of my hands reads the running sums: the tuple of ``SHOWDOWN_FIELDS`` that
+    :func:`showdown_values` reads."""
+    mine = _two_cards(my_cards, deck_size)
+    opp = _two_cards(opp_cards, deck_size + 1)
+    n, m, cards = mine.shape[0], opp.shape[0], deck_size + 2
     opp_order = np.argsort(opp_strength, kind="mergesort").astype(np.int64)
-    my_sorted_cards = my_cards[my_order].copy()
-    opp_sorted_cards = opp_cards[opp_order].copy()
-    opp_position = np.empty(opp_order.shape[0], dtype=np.int64)
-    for p in range(opp_order.shape[0]):
-        opp_position[opp_order[p]] = p
-    twin = _twin_positions(my_sorted_cards, opp_cards, deck_size)
-    for i in range(twin.shape[0]):
+    sorted_strength = opp_strength[opp_order]
+    lo = np.searchsorted(sorted_strength, my_strength, side="left")
+    hi = np.searchsorted(sorted_strength, my_strength, side="right")
+    position = np.empty(m, dtype=np.int64)
+    card_count = np.zeros(cards, dtype=np.int64)
+    for j in range(m):
+        position[opp_order[j]] = j
+        card_count[opp[j, 0]] += 1
+        card_count[opp[j, 1]] += 1
+    card_start = np.zeros(cards, dtype=np.int64)
+    for c in range(1, cards):
+        card_start[c] = card_start[c - 1] + card_count[c - 1] + 1
+    size = card_start[cards - 1] + card_count[cards - 1] + 1
+    card_entry = np.zeros(size, dtype=np.int64)
+    entry_position = np.zeros(size, dtype=np.int64)
+    fill = card_start.copy()
+    for j in range(m):
+        for col in range(2):
+            c = opp[opp_order[j], col]
+            card_entry[fill[c]] = opp_order[j]
+            entry_position[fill[c]] = j
+            fill[c] += 1
+    my_index = np.empty((n, 8), dtype=np.int64)
+    twin = _twin_positions(my_cards, opp_cards, deck_size)
+    my_twin = np.zeros(n, dtype=np.int64)
+    my_twin_sign = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        my_index[i, 0], my_index[i, 1] = lo[i], hi[i]
+        for col in range(2):
+            c = mine[i, col]
+            held = entry_position[card_start[c]:card_start[c] + card_count[c]]
+            my_index[i, 2 + 3 * col] = card_start[c] + np.searchsorted(held, lo[i])
+            my_index[i, 3 + 3 * col] = card_start[c] + np.searchsorted(held, hi[i])
+            my_index[i, 4 + 3 * col] = card_start[c] + card_count[c]
         if twin[i] >= 0:
-            twin[i] = opp_position[twin[i]]
-    deck = np.full(1, deck_size, dtype=np.int64)
-    return (
-        my_sorted_cards,
-        my_order,
-        my_strength[my_order].astype(np.int64),
-        twin,
-        opp_sorted_cards,
-        opp_order,
-        opp_strength[opp_order].astype(np.int64),
-        deck,
-    )
+            my_twin[i] = twin[i]
+            my_twin_sign[i] = int(position[twin[i]] < lo[i]) + int(position[twin[i]] < hi[i]) - 1
+    return (opp_order.astype(np.int32), card_start.astype(np.int32), card_count.astype(np.int32),
+            card_entry.astype(np.int32), my_index.astype(np.int32), my_twin.astype(np.int32),
+            my_twin_sign.astype(np.int32))
 
 
 @njit(cache=True)
 def showdown_values(prepared, opp_reach, payoff, out):  # type: ignore[no-untyped-def]
     """``out[h] = payoff * (W(h) - L(h))``, the unblocked opponent reach that ``h`` beats minus the
-    one that beats it, from one sweep up and one sweep down the sorted hands."""
-    my_cards, my_order, my_strength, my_twin = prepared[0], prepared[1], prepared[2], prepared[3]
-    opp_cards, opp_order, opp_strength, deck = prepared[4], prepared[5], prepared[6], prepared[7]
-    n, m, k = my_cards.shape[0], opp_cards.shape[0], opp_cards.shape[1]
-    card_sum = np.zeros(deck[0])
-    # Up: W(h) over the opponent's hands strictly weaker than h.
-    total = 0.0
-    j = 0
-    for i in range(n):
-        s = my_strength[i]
-        while j < m and opp_strength[j] < s:
-            r = opp_reach[opp_order[j]]
-            total += r
-            for c in range(k):
-                card_sum[opp_cards[j, c]] += r
-            j += 1
-        t = my_twin[i]
-        twin_reach = opp_reach[opp_order[t]] if t >= 0 and t < j else 0.0
-        out[my_order[i]] = payoff * (total - _blocked(my_cards[i], card_sum, twin_reach))
-    # Down: L(h) over the opponent's hands strictly stronger than h.
-    card_sum[:] = 0.0
-    total = 0.0
-    j = m - 1
-    for i in range(n - 1, -1, -1):
-        s = my_strength[i]
-        while j >= 0 and opp_strength[j] > s:
-            r = opp_reach[opp_order[j]]
-            total += r
-            for c in range(k):
-                card_sum[opp_cards[j, c]] += r
-            j -= 1
-        t = my_twin[i]
-        twin_reach = opp_reach[opp_order[t]] if t > j else 0.0
-        out[my_order[i]] -= payoff * (total - _blocked(my_cards[i], card_sum, twin_reach))
+    one that beats it. With ``U_x(h)`` the unblocked reach of the opponent's ``x`` weakest hands
+    (additive over disjoint sets of hands), ``W = U_lo`` and ``L = U_m - U_hi``, so
+    ``W - L = (R_lo + R_hi - R_m) - sum over h's cards c of (C_lo[c] + C_hi[c] - C_m[c])`` plus the
+    twin's correction: running sums of the reach along the sorted hands (``R``) and along each
+    card's list (``C``), then for each hand a few reads at places found by :func:`prepare_showdown`
+    (no comparison of strengths, no branch that depends on the data)."""
+    opp_order, card_start, card_count, card_entry = prepared[0], prepared[1], prepared[2], prepared[3]
+    my_index, my_twin, my_twin_sign = prepared[4], prepared[5], prepared[6]
+    m = opp_order.shape[0]
+    total = np.empty(m + 1)  # R_x, x = 0 .. m
+    running = 0.0
+    total[0] = 0.0
+    for j in range(m):
+        running += opp_reach[opp_order[j]]
+        total[j + 1] = running
+    card_sum = np.empty(card_entry.shape[0])  # C_k[c] at card_start[c] + k
+    for c in range(card_start.shape[0]):
+        running = 0.0
+        first = card_start[c]
+        for e in range(first, first + card_count[c]):
+            card_sum[e] = running
+            running += opp_reach[card_entry[e]]
+        card_sum[first + card_count[c]] = running
+    for h in range(out.shape[0]):
+        index = my_index[h]
+        value = total[index[0]] + total[index[1]] - total[m]
+        value -= card_sum[index[2]] + card_sum[index[3]] - card_sum[index[4]]
+        value -= card_sum[index[5]] + card_sum[index[6]] - card_sum[index[7]]
+        out[h] = payoff * (value + opp_reach[my_twin[h]] * my_twin_sign[h])
 
 
 @njit(cache=True)
@@ -186,8 +238,8 @@ def _collide(a, b):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def fold_values_naive(my_cards, opp_cards, opp_reach, payoff, deck_size, out):  # type: ignore[no-untyped-def]
-    """:func:`fold_values` as the O(n m) double sum (``deck_size`` unused, for the same call)."""
+def fold_values_naive(my_cards, opp_cards, opp_reach, payoff, out):  # type: ignore[no-untyped-def]
+    """:func:`fold_values` as the O(n m) double sum over the hands that share no card."""
     for i in range(my_cards.shape[0]):
         value = 0.0
         for j in range(opp_cards.shape[0]):

@@ -50,7 +50,7 @@ from ..errors import SolverError, SpotError
 from ..solvers.base import ConvergenceLog
 from ..solvers.regret_minimizers import RegretMatching
 from .game import ACTOR, CARD, COUNT, FIRST, KIND, ROW, RangeGame
-from .showdown import fold_values, prepare_showdown, showdown_values
+from .showdown import fold_values, prepare_fold, prepare_showdown, showdown_values
 from .tree import CHANCE, PLAYER, Node
 
 FloatArray = NDArray[np.float64]
@@ -95,19 +95,21 @@ def _strategy(regret, sums, lock_row, lock_table, row, n_actions, use_average, o
                 out[a, h] = x
                 total[h] += x
     uniform = 1.0 / n_actions
+    for h in range(n):  # one division a hand; a hand with no positive entry plays uniformly
+        total[h] = 1.0 / total[h] if total[h] > 0.0 else 0.0
     for a in range(n_actions):
         for h in range(n):
-            out[a, h] = out[a, h] / total[h] if total[h] > 0.0 else uniform
+            out[a, h] = out[a, h] * total[h] if total[h] > 0.0 else uniform
     _apply_lock(lock_row, lock_table, row, n_actions, out)
 
 
 @njit(cache=True, error_model="numpy")
 def _terminal(i, p, opp_reach, out, tree):  # type: ignore[no-untyped-def]
     """``out =`` the traverser ``p``'s values at the terminal ``i``: a fold or a showdown."""
-    nodes, cards, prepared, half_pot, deck = tree[0], tree[1], tree[3], tree[4], tree[5]
+    nodes, prepared, half_pot, folds = tree[0], tree[3], tree[4], tree[5]
     payoff = nodes[i, 2] + half_pot
     if nodes[i, 0] == 2:  # a fold by nodes[i, ACTOR]
-        fold_values(cards[p], cards[1 - p], opp_reach, payoff if nodes[i, 1] == 1 - p else -payoff, deck, out)
+        fold_values(folds[p], opp_reach, payoff if nodes[i, 1] == 1 - p else -payoff, out)
     else:
         showdown_values(prepared[p][nodes[i, 7]], opp_reach, payoff, out)
 
@@ -116,7 +118,7 @@ def _terminal(i, p, opp_reach, out, tree):  # type: ignore[no-untyped-def]
 def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  # type: ignore[no-untyped-def]
     """``out = `` the traverser ``p``'s counterfactual values at node ``i`` (see the module docstring).
 
-    ``tree = (nodes, cards, holds, prepared, half_pot, deck)``, ``tables = (regrets, sums,
+    ``tree = (nodes, cards, holds, prepared, half_pot, folds)`` (``folds[p]``, ``prepared[p][board]``: the showdown module's preparations for traverser ``p``), ``tables = (regrets, sums,
     lock_rows, lock_tables)`` (each a pair, one a player), ``params`` the rule's factors (:meth:`RangeSolver._params`).
     ``split = (stage, slot, slot_opp, slot_own, slot_first, task_out)`` cuts the pass at the first
     chance nodes (``slot[i] >= 0``) so that their children can run on threads: stage 1 stores
@@ -283,8 +285,9 @@ class RangeSolver:
         self.sums = (np.zeros((tree.rows[0], n[0]), np.float32), np.zeros((tree.rows[1], n[1]), np.float32))
         self.lock_rows = (np.full(tree.rows[0], -1, np.int64), np.full(tree.rows[1], -1, np.int64))
         self.lock_tables = (np.zeros((1, n[0])), np.zeros((1, n[1])))
+        self._folds = tuple(prepare_fold(self._cards[p], self._cards[1 - p], game.deck_size) for p in range(2))
         self._tree = (tree.nodes, self._cards, (game.holds[0], game.holds[1]), self._prepare(), self._half_pot,
-                      game.deck_size)
+                      self._folds)
         self._tables = (self.regrets, self.sums, self.lock_rows, self.lock_tables)
         self._tasks, self._splits = self._cut(n)
 
@@ -526,7 +529,7 @@ class RangeSolver:
     def _unblocked(self, p: int, opp_reach: FloatArray) -> FloatArray:
         """For each hand of ``p``, the opponent's reach over hands sharing no card with it."""
         out = np.empty(len(self.game.hands[p]))
-        fold_values(self._cards[p], self._cards[1 - p], opp_reach, 1.0, self.game.deck_size, out)
+        fold_values(self._folds[p], opp_reach, 1.0, out)
         return out
 
     def hand_values(self, p: int, path: list[str | int] | tuple[str | int, ...] = ()) -> FloatArray:

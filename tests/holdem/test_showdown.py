@@ -6,6 +6,7 @@ import pytest
 from cfrlib.holdem.showdown import (
     fold_values,
     fold_values_naive,
+    prepare_fold,
     prepare_showdown,
     showdown_values,
     showdown_values_naive,
@@ -22,8 +23,8 @@ def both_ways(my_cards, my_strength, opp_cards, opp_strength, opp_reach, payoff,
     """(fast, naive) fold values and (fast, naive) showdown values."""
     n = my_cards.shape[0]
     fold, fold_naive, show, show_naive = (np.full(n, np.nan) for _ in range(4))
-    fold_values(my_cards, opp_cards, opp_reach, payoff, deck_size, fold)
-    fold_values_naive(my_cards, opp_cards, opp_reach, payoff, deck_size, fold_naive)
+    fold_values(prepare_fold(my_cards, opp_cards, deck_size), opp_reach, payoff, fold)
+    fold_values_naive(my_cards, opp_cards, opp_reach, payoff, fold_naive)
     prepared = prepare_showdown(my_cards, my_strength, opp_cards, opp_strength, deck_size)
     showdown_values(prepared, opp_reach, payoff, show)
     showdown_values_naive(my_cards, my_strength, opp_cards, opp_strength, opp_reach, payoff, show_naive)
