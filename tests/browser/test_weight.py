@@ -4,6 +4,7 @@
   holding only the icons the pages use (tools/fontawesome_subset.py). Every icon a page names is
   in it, it stays small, and in Chromium every icon of a page becomes a drawn SVG in light and
   dark mode, at 1280 and 390 px, and in each of the theme switcher's three states.
+- Search: Sphinx's search scripts and the 320 kB search index load on the search page only.
 - Citations: every citation in the text reads as the label of the entry it links to in the
   bibliography ("[Brown and Sandholm, 2019a]" in both), and no two entries share a label
   (tools/bibliography_style.py).
@@ -67,6 +68,30 @@ def test_no_page_loads_another_copy_of_font_awesome():
         fontawesome = [s for s in scripts if "fontawesome" in s or "font-awesome" in s]
         assert [s.split("?")[0].rsplit("/", 1)[-1] for s in fontawesome] == ["fontawesome.js"], (
             page, fontawesome)
+
+
+def test_only_the_search_page_loads_the_search_index():
+    """The theme's search dialog sends the query to search.html (tools/templates/layout.html)."""
+    _built()
+    search = re.compile(r'<script[^>]*src="[^"]*(searchindex|searchtools|language_data)\.js')
+    assert search.search((SITE / "search.html").read_text())
+    loading = [page for page in PAGES if search.search((SITE / page).read_text())]
+    assert not loading, f"pages loading the search scripts they do not use: {loading[:5]}"
+
+
+def test_search_from_a_page_reaches_the_results(browser):
+    _built()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto((SITE / "chapters" / "bibliography.html").as_uri(), wait_until="load")
+        page.locator("button.search-button__button:visible").first.click()
+        page.locator("#pst-search-dialog input[name=q]").fill("regret matching")
+        page.locator("#pst-search-dialog input[name=q]").press("Enter")
+        page.wait_for_url("**/search.html?q=regret*")
+        page.wait_for_selector("#search-results li", timeout=20000)
+        assert page.locator("#search-results li").count() > 5
+    finally:
+        page.close()
 
 
 DRAWN_ICONS = """
