@@ -5,11 +5,11 @@ entries of the list [1], [2], ...: a reader could not find a citation in the lis
 says. This registers two styles that share one label:
 
 - the pybtex formatting style ``plain_author_year`` (``bibtex_default_style``): pybtex's
-  ``plain`` (entries sorted by author, year, title) whose label is the author-year text of a
+  ``plain`` whose label is the author-year text of a
   parenthetical citation, built from sphinxcontrib-bibtex's own parts (its person style, "et
   al." from three authors on, and its separator): "Zinkevich et al., 2007". Two entries with the
   same authors and year get a letter after the year, in the list's order: "Brown and Sandholm,
-  2019a" and "2019b".
+  2019a" and "2019b". The list is sorted by label.
 - the sphinxcontrib-bibtex referencing style ``author_year_label`` (``bibtex_reference_style``):
   its ``author_year`` style whose year is read from that label, so a citation shows the letter
   too: ``{cite:p}`` gives "[Brown and Sandholm, 2019a]", ``{cite:t}`` "Brown and Sandholm
@@ -28,6 +28,7 @@ from pybtex.plugin import register_plugin
 from pybtex.richtext import Text
 from pybtex.style.formatting.plain import Style as PlainStyle
 from pybtex.style.labels import BaseLabelStyle
+from pybtex.style.sorting.author_year_title import SortingStyle as AuthorYearTitleSortingStyle
 from pybtex.style.template import Node, node
 from sphinxcontrib.bibtex import plugin
 from sphinxcontrib.bibtex.style.referencing import PersonStyle
@@ -67,8 +68,18 @@ class AuthorYearLabelStyle(BaseLabelStyle):
             yield label
 
 
+class LabelSortingStyle(AuthorYearTitleSortingStyle):
+    """In the order of the labels, where a reader looks for a citation: "Johanson, 2016" before
+    "Johanson et al., 2012", "Farina et al., 2019" before "Farina et al., 2023" (plain's order, on
+    every author, would not); plain's order (authors, year, title) among entries of one label."""
+
+    def sorting_key(self, entry: Entry) -> tuple:
+        return author_year(entry).replace(",", " ").casefold(), super().sorting_key(entry)
+
+
 class PlainAuthorYearStyle(PlainStyle):
     default_label_style = "author_year"
+    default_sorting_style = "author_year_label"
 
 
 @node
@@ -116,6 +127,7 @@ class AuthorYearLabelReferenceStyle(AuthorYearReferenceStyle):
 
 
 register_plugin("pybtex.style.labels", "author_year", AuthorYearLabelStyle)
+register_plugin("pybtex.style.sorting", "author_year_label", LabelSortingStyle)
 register_plugin("pybtex.style.formatting", "plain_author_year", PlainAuthorYearStyle)
 plugin.register_plugin("sphinxcontrib.bibtex.style.referencing", "author_year_label",
                        AuthorYearLabelReferenceStyle)

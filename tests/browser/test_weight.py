@@ -145,6 +145,8 @@ def test_citations_read_as_the_bibliography_labels_them():
     assert len(labels) >= 50, "bibliography entries not found: has its markup changed?"
     shared = sorted(label for label in labels.values() if list(labels.values()).count(label) > 1)
     assert not shared, f"entries sharing a label: {shared}"
+    in_order = [label.replace(",", " ").casefold() for label in labels.values()]
+    assert in_order == sorted(in_order), "the bibliography is not in the order of its labels"
     assert all(re.fullmatch(r"\[.+, (\d{4}|n\.d\.)[a-z]?\]", label) for label in labels.values()), \
         labels
     checked, wrong = 0, []
