@@ -111,3 +111,44 @@ def test_chapters_cite_something():
 def test_every_cited_key_exists(bib):
     missing = {key: where for key, where in _cited_keys().items() if key not in bib.entries}
     assert not missing, f"cited but not in references.bib: {missing}"
+
+
+# The text cites author-year and the list must label its entries the same way (issue 39):
+# _config.yml pairs tools/bibliography_style.py's two styles, and tests/browser/test_weight.py
+# checks every citation of the built book against the label of the entry it links to.
+CONFIG = ROOT / "_config.yml"
+
+
+def test_citations_and_bibliography_share_one_style():
+    config = CONFIG.read_text(encoding="utf-8")
+    assert re.search(r"^\s*bibtex_reference_style:\s*author_year_label\b", config, re.M)
+    assert re.search(r"^\s*bibtex_default_style:\s*plain_author_year\b", config, re.M)
+    assert re.search(r"^\s*bibliography_style:\s*tools/", config, re.M)
+
+
+def test_every_entry_is_labelled_by_its_first_author_and_year(bib):
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    import bibliography_style  # noqa: F401  (registers the styles with pybtex)
+    from pybtex.plugin import find_plugin
+    from pybtex.richtext import Text
+
+    def last(person):   # "Moravčík" from "Morav{\v{c}}{\'\i}k"
+        return Text.from_latex(" ".join(person.prelast_names + person.last_names)).render_as("text")
+
+    style = find_plugin("pybtex.style.formatting", "plain_author_year")()
+    entries = style.sort(bib.entries.values())
+    labels = list(style.format_labels(entries))
+    assert len(set(labels)) == len(labels), sorted(labels)
+    for entry, label in zip(entries, labels):
+        persons = entry.persons.get("author") or entry.persons.get("editor")
+        first = last(persons[0]) if persons else _fields(entry)["title"]
+        year = _fields(entry).get("year", "n.d.")
+        count = len(persons) if persons else 1
+        authors = (first if count == 1 else
+                   f"{first} and {last(persons[1])}" if count == 2 else
+                   f"{first} et al.")
+        assert re.fullmatch(re.escape(f"{authors}, {year}") + "[a-z]?", label), (entry.key, label)
+    assert {"Brown and Sandholm, 2019a", "Brown and Sandholm, 2019b",
+            "Zinkevich et al., 2007", "Hart and Mas-Colell, 2000"} <= set(labels)
