@@ -4,17 +4,19 @@ Cards are those of :mod:`cfrlib.holdem.cards` (``4 * rank + suit``). The evaluat
 rank mask a suit (bit ``r`` set when the suit holds rank ``r``) and the count of each rank, and
 reads the category from them, best first:
 
-| category | value | the five cards | kickers packed, highest first |
-|---|---|---|---|
-| straight flush | 8 | five ranks in a row in one suit (A-2-3-4-5, the "steel wheel", the lowest) | top rank |
-| four of a kind | 7 | four of a rank | the quad rank, the best other rank |
-| full house | 6 | three of a rank and two of another | the trips rank, the pair rank |
-| flush | 5 | five of one suit | the five ranks |
-| straight | 4 | five ranks in a row (A-2-3-4-5, the "wheel", the lowest) | top rank |
-| three of a kind | 3 | three of a rank | the trips rank, two kickers |
-| two pair | 2 | two pairs | the high pair, the low pair, one kicker |
-| one pair | 1 | a pair | the pair rank, three kickers |
-| high card | 0 | nothing of the above | five ranks |
+===============  =====  =======================================  ============
+category         value  kickers packed, highest first            the five cards
+===============  =====  =======================================  ============
+straight flush   8      top rank                                 five ranks in a row in one suit (the lowest: A-2-3-4-5)
+four of a kind   7      the quad rank, the best other rank       four of a rank
+full house       6      the trips rank, the pair rank            three of a rank and two of another
+flush            5      the five ranks                           five of one suit
+straight         4      top rank                                 five ranks in a row (the lowest: A-2-3-4-5, the wheel)
+three of a kind  3      the trips rank, two kickers              three of a rank
+two pair         2      the high pair, the low pair, one kicker  two pairs
+one pair         1      the pair rank, three kickers             a pair
+high card        0      five ranks                               nothing of the above
+===============  =====  =======================================  ============
 
     strength = category * 16**5 + sum_i kicker_i * 16**(4 - i)
 

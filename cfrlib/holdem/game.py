@@ -22,7 +22,7 @@ from . import evaluator
 from .cards import DECK_SIZE, HANDS, hand_str, parse_board
 from .ranges import Range
 from .spot import TreeConfig
-from .tree import CHANCE, PLAYER, SHOWDOWN, Node, PublicTree
+from .tree import CHANCE, PLAYER, SHOWDOWN, PublicNode, PublicTree
 
 IntArray = NDArray[np.int64]
 Strengths = Callable[[tuple[int, ...], IntArray], IntArray]
@@ -41,7 +41,7 @@ class GameTree:
     table rows (one a node and action)."""
 
     nodes: IntArray
-    public: list[Node]
+    public: list[PublicNode]
     boards: list[tuple[int, ...]]
     rows: tuple[int, int]
     board_at: list[tuple[int, ...]]
@@ -110,11 +110,11 @@ class RangeGame:
     def _expand(self) -> GameTree:
         rows = [0, 0]
         nodes: list[list[int]] = []
-        public: list[Node] = []
+        public: list[PublicNode] = []
         board_at: list[tuple[int, ...]] = []
         board_ids: dict[tuple[int, ...], int] = {}
 
-        def new(node: Node, card: int, board: tuple[int, ...]) -> int:
+        def new(node: PublicNode, card: int, board: tuple[int, ...]) -> int:
             row, board_id = -1, -1
             if node.kind == PLAYER:
                 row = rows[node.player]

@@ -4,13 +4,15 @@ A range is a comma-separated list of tokens, each optionally followed by ``:weig
 out); ranks are written in upper case (``T J Q K A``) and suits in lower case, whitespace is
 ignored, and a later token overrides the weight an earlier one gave:
 
-| token | hands | combos |
-|---|---|---|
-| ``QQ`` | the pair of queens | 6 |
-| ``AKs``, ``AKo``, ``AK`` | ace-king suited, offsuit, both | 4, 12, 16 |
-| ``22+``, ``ATo+`` | pairs from 22 up; AT, AJ, AQ, AK offsuit (the lower rank rises to one below the upper) | 78, 48 |
-| ``QQ-22``, ``AQs-A2s``, ``T9s-54s`` | every class between the two ends: pairs, one upper rank, or one gap | 66, 44, 24 |
-| ``AsKs`` | one hand, cards in either order | 1 |
+===================================  ==========  ============
+token                                combos      hands
+===================================  ==========  ============
+``QQ``                               6           the pair of queens
+``AKs``, ``AKo``, ``AK``             4, 12, 16   ace-king suited, offsuit, both
+``22+``, ``ATo+``                    78, 48      pairs from 22 up; ATo to AKo (the lower rank rises)
+``QQ-22``, ``AQs-A2s``, ``T9s-54s``  66, 44, 24  every class between the ends (pairs, one top rank, one gap)
+``AsKs``                             1           one hand, cards in either order
+===================================  ==========  ============
 
 ``str(range)`` writes the canonical form: classes (a pair, or two ranks suited or offsuit) whose
 hands all carry one weight as tokens, runs of neighbouring classes of one weight joined (``TT+``,

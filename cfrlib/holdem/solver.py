@@ -51,7 +51,7 @@ from ..solvers.base import ConvergenceLog
 from ..solvers.regret_minimizers import RegretMatching
 from .game import ACTOR, CARD, COUNT, FIRST, KIND, ROW, RangeGame
 from .showdown import fold_values, prepare_fold, prepare_showdown, showdown_values
-from .tree import CHANCE, PLAYER, Node
+from .tree import CHANCE, PLAYER, PublicNode
 
 FloatArray = NDArray[np.float64]
 
@@ -466,7 +466,7 @@ class RangeSolver:
                 raise SpotError(f"the path {list(path)} goes past a terminal")
         return i
 
-    def _player_node(self, path: list[str | int] | tuple[str | int, ...]) -> tuple[int, Node]:
+    def _player_node(self, path: list[str | int] | tuple[str | int, ...]) -> tuple[int, PublicNode]:
         i = self.node_index(path)
         if self._nodes[i, KIND] != PLAYER:
             raise SpotError(f"the node at {list(path)} is not a player's")

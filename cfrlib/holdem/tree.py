@@ -49,7 +49,7 @@ class Action(NamedTuple):
 
 
 @dataclass
-class Node:
+class PublicNode:
     """A node of the public tree (see the module docstring)."""
 
     kind: int
@@ -57,9 +57,9 @@ class Node:
     street: int
     amount: int
     actions: list[Action] = field(default_factory=list)
-    children: list[Node] = field(default_factory=list)
+    children: list[PublicNode] = field(default_factory=list)
 
-    def child(self, action: Action | str) -> Node:
+    def child(self, action: Action | str) -> PublicNode:
         """The child after ``action`` (an Action or its printed form, such as ``"Bet(120)"``)."""
         names = [repr(a) for a in self.actions]
         key = repr(action) if isinstance(action, Action) else action
@@ -107,19 +107,19 @@ class PublicTree:
             raise SpotError(f"PublicTree needs a TreeConfig, got {config!r}")
         self.config = config
         stack = config.effective_stack
-        self.root = Node(PLAYER, 0, config.first_street, 0)
+        self.root = PublicNode(PLAYER, 0, config.first_street, 0)
         self._grow(self.root, _Line(stacks=(stack, stack)))
 
-    def _grow(self, node: Node, line: _Line) -> None:
+    def _grow(self, node: PublicNode, line: _Line) -> None:
         if node.kind in (FOLD, SHOWDOWN):
             return
         if node.kind == CHANCE:
             street = node.street + 1
             if line.allin:  # both all-in: deal the rest and show down
                 kind = CHANCE if street < 2 else SHOWDOWN
-                child = Node(kind, -1, street, node.amount)
+                child = PublicNode(kind, -1, street, node.amount)
             else:
-                child = Node(PLAYER, 0, street, node.amount)
+                child = PublicNode(PLAYER, 0, street, node.amount)
             node.children.append(child)
             self._grow(child, _Line("Chance", 0, line.allin, line.oop_called, line.stacks, 0))
             return
@@ -128,21 +128,21 @@ class PublicTree:
             node.children.append(self._child(node, action, line))
             self._grow(node.children[-1], line.after(node.player, action))
 
-    def _child(self, node: Node, action: Action, line: _Line) -> Node:
+    def _child(self, node: PublicNode, action: Action, line: _Line) -> PublicNode:
         p = node.player
         owed = line.stacks[p] - line.stacks[1 - p]
         after_call = (SHOWDOWN, -1) if node.street == 2 else (CHANCE, -1)
         if action.kind == "Fold":
-            return Node(FOLD, p, node.street, node.amount)
+            return PublicNode(FOLD, p, node.street, node.amount)
         if action.kind == "Check":
             kind, player = (PLAYER, 1) if p == 0 else after_call
-            return Node(kind, player, node.street, node.amount)
+            return PublicNode(kind, player, node.street, node.amount)
         if action.kind == "Call":
             kind, player = after_call
-            return Node(kind, player, node.street, node.amount + owed)
-        return Node(PLAYER, 1 - p, node.street, node.amount + owed)
+            return PublicNode(kind, player, node.street, node.amount + owed)
+        return PublicNode(PLAYER, 1 - p, node.street, node.amount + owed)
 
-    def _actions(self, node: Node, line: _Line) -> list[Action]:
+    def _actions(self, node: PublicNode, line: _Line) -> list[Action]:
         config = self.config
         p = node.player
         mine, theirs = line.stacks[p], line.stacks[1 - p]
@@ -202,7 +202,7 @@ class PublicTree:
         unique = sorted(set(clamped), key=Action.sort_key)
         return _merge(unique, pot, line.to_match, config.merging_threshold)
 
-    def nodes(self) -> Iterator[Node]:
+    def nodes(self) -> Iterator[PublicNode]:
         """Every node, parents before children (depth first, actions in order)."""
         stack = [self.root]
         while stack:
