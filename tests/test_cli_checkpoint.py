@@ -48,7 +48,10 @@ def test_a_killed_run_resumes_bit_for_bit(tmp_path, algorithm, every, stop):
     run = subprocess.Popen(
         [sys.executable, "-m", "cfrlib", "solve", "leduc", "-n", str(10**9), "--checkpoint",
          "run.npz", *map(str, options)], cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # Ctrl-C's default, whatever this process inherited: a test worker, or a shell's background
+        # job, ignores SIGINT, and a child would inherit that
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 120
     while not (tmp_path / "run.npz").exists() and run.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)

@@ -24,7 +24,16 @@ class InterruptedCFR(cfrlib.CFR):
         super()._iteration()
 
 
-def test_ctrl_c_stops_after_a_whole_iteration():
+@pytest.fixture
+def ctrl_c():
+    """SIGINT raises KeyboardInterrupt, as in an interactive Python, for the test's duration
+    (a test worker, or a background job of a shell, starts with SIGINT ignored)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_stops_after_a_whole_iteration(ctrl_c):
     kuhn = games.kuhn()
     solver = InterruptedCFR(kuhn, at=7)
     with pytest.raises(KeyboardInterrupt):
@@ -36,6 +45,18 @@ def test_ctrl_c_stops_after_a_whole_iteration():
     # the solver goes on as if nothing happened
     solver.iterate(13)
     assert solver.average_strategy() == reference.iterate(13).average_strategy()
+
+
+def test_an_ignored_ctrl_c_stays_ignored():
+    """A process that ignores SIGINT is not stopped by one that lands inside an iteration: else
+    whether it stops would depend on where the signal falls (inside an iteration or between)."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        solver = InterruptedCFR(games.kuhn(), at=7)
+        solver.run(20, eval_every=5, progress=False)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert solver.iterations == 20
 
 
 def test_run_logs_resume_the_same_log():

@@ -192,6 +192,14 @@ def _wanted(look: Look, wanted: Look) -> str:
     return wanted.describe() if look.kind == "line" else wanted.color
 
 
+def _in_its_look(label: str, look: Look, variant: str, why: str) -> list[str]:
+    """A problem if ``look`` is not ``variant``'s look (``why`` says whose look is wanted)."""
+    wanted = style_look(plotting.VARIANT_STYLES[variant])
+    if _same(look, wanted):
+        return []
+    return [f"{label!r} is drawn as {look.describe()}; {why} {_wanted(look, wanted)}"]
+
+
 def problems(figure) -> list[str]:
     """What is drawn in a look other than its algorithm's, in ``figure``, a line a problem."""
     found: list[str] = []
@@ -200,10 +208,8 @@ def problems(figure) -> list[str]:
     for label, look in series(figure):
         variant = plotting.variant_of(label)
         if variant is not None:
-            wanted = style_look(plotting.VARIANT_STYLES[variant])
-            if not _same(look, wanted):
-                found.append(f"{label!r} is drawn as {look.describe()}; {variant}'s look "
-                             f"(cfrbook.plotting.VARIANT_STYLES) is {_wanted(look, wanted)}")
+            found += _in_its_look(label, look, variant,
+                                  f"{variant}'s look (cfrbook.plotting.VARIANT_STYLES) is")
             algorithms.setdefault(look, set()).add(variant)
             continue
         if not ALGORITHM_WORDS.search(label):
@@ -216,10 +222,7 @@ def problems(figure) -> list[str]:
             continue
         variant, role, why = setting
         if role == "=":
-            wanted = style_look(plotting.VARIANT_STYLES[variant])
-            if not _same(look, wanted):
-                found.append(f"{label!r} is drawn as {look.describe()}; as {why}, "
-                             f"{_wanted(look, wanted)}")
+            found += _in_its_look(label, look, variant, f"as {why},")
             algorithms.setdefault(look, set()).add(variant)
             continue
         if role == "chosen":

@@ -364,9 +364,12 @@ def _subclasses(klass: type[Solver]) -> Iterator[type[Solver]]:
 @contextmanager
 def _deferred_interrupt() -> Iterator[list[object]]:
     """Turn Ctrl-C into a flag (a non-empty list) checked between iterations, then re-raise it
-    once the block ends, so that an iteration is never half applied."""
+    once the block ends, so that an iteration is never half applied. A process that ignores
+    SIGINT (started in the background by a shell, or by a test runner's worker) keeps ignoring
+    it: stopping only when the signal happened to land inside an iteration would be a race."""
     caught: list[object] = []
-    if threading.current_thread() is not threading.main_thread():
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is signal.SIG_IGN):
         yield caught
         return
     previous = signal.signal(signal.SIGINT, lambda *args: caught.append(args))
