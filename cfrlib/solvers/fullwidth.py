@@ -332,7 +332,6 @@ class FullWidthCFR(Solver):
         """The strategy that weighs player ``i``'s action values into infoset values: ``sigma^t``."""
         return self._sigma[i]
 
-    # Shown in the book: chapter 9.
     def _update(self, i, regret, t):
         """``R^t`` and ``sigma^{t+1}`` from ``r^t``, by the local regret
         minimizer."""

@@ -101,6 +101,7 @@ class RegretMatching(RegretMinimizer):
         """The factors ``t^alpha / (t^alpha + 1)`` and ``t^beta / (t^beta + 1)`` of iteration ``t``."""
         return _discount(t, self.alpha), _discount(t, self.beta)
 
+    # Shown in the book: chapter 9.
     def update(self, R: FloatArray, r: FloatArray, t: int) -> None:
         R += r
         positive, negative = self.discounts(t)
