@@ -75,8 +75,8 @@ def chance_sampling_cfr(state: State, players: tuple[int, ...],
     opponent's reach only: the chance probability is left out because chance was
     sampled with exactly that probability (as in the usual chance-sampled CFR), and
     the average-strategy sums ``S(I, a) += pi_i(h) sigma(I, a)``.
-    ``reach = (pi_0(h), pi_1(h))``. In a constant-sum game
-    ``v_1(ha) - v_1(h) = v_0(h) - v_0(ha)``, so player 0's values serve both
+    ``reach = (pi_0(h), pi_1(h))``. In a zero-sum game
+    ``u_1(ha) - u_1(h) = u_0(h) - u_0(ha)``, so player 0's values serve both
     players.
     """
     table.nodes_touched += 1
@@ -90,18 +90,19 @@ def chance_sampling_cfr(state: State, players: tuple[int, ...],
     p = state.current_player()
     node = table.node(state)
     sigma = regret_matching(node.regret)            # sigma^t(I)
-    q = {}                                          # v_0(ha) for each a
+    value = {}                                      # u_0(ha) for each a
     for a in node.actions:
         child_reach = ((reach[0] * sigma[a], reach[1]) if p == 0
                        else (reach[0], reach[1] * sigma[a]))
-        q[a] = chance_sampling_cfr(state.child(a), players, child_reach,
-                                   table, rng)
-    # v_0(h) = sum_a sigma(a) v_0(ha)
-    v = sum(sigma[a] * q[a] for a in node.actions)
+        value[a] = chance_sampling_cfr(state.child(a), players, child_reach,
+                                       table, rng)
+    # u_0(h) = sum_a sigma(a) u_0(ha)
+    v = sum(sigma[a] * value[a] for a in node.actions)
     if p in players:
         for a in node.actions:
-            gain = q[a] - v if p == 0 else v - q[a]      # v_p(ha) - v_p(h)
-            # pi_{-p}(h) (v_p(ha) - v_p(h))
+            # u_p(ha) - u_p(h), with u_1 = -u_0 (zero-sum)
+            gain = value[a] - v if p == 0 else v - value[a]
+            # pi_{-p}(h) (u_p(ha) - u_p(h))
             node.regret[a] += reach[1 - p] * gain
             node.strategy_sum[a] += reach[p] * sigma[a]  # pi_p(h) sigma(I, a)
     return v
@@ -132,12 +133,12 @@ def external_sampling(state: State, i: int, table: InfosetTable,
     node = table.node(state)
     sigma = regret_matching(node.regret)            # sigma^t(I)
     if state.current_player() == i:
-        q = {a: external_sampling(state.child(a), i, table, rng)
-             for a in node.actions}
+        value = {a: external_sampling(state.child(a), i, table, rng)
+                 for a in node.actions}             # u_i(ha)
         # u_i(h) = sum_a sigma(a) u_i(ha)
-        v = sum(sigma[a] * q[a] for a in node.actions)
+        v = sum(sigma[a] * value[a] for a in node.actions)
         for a in node.actions:
-            node.regret[a] += q[a] - v              # sampled r(I, a)
+            node.regret[a] += value[a] - v          # sampled r(I, a)
         return v
     for a in node.actions:
         node.strategy_sum[a] += sigma[a]            # simple average update
