@@ -126,6 +126,7 @@ def test_citations_and_bibliography_share_one_style():
     assert re.search(r"^\s*bibliography_style:\s*tools/", config, re.M)
 
 
+@pytest.mark.slow  # imports sphinxcontrib-bibtex (2-3 s): make test only
 def test_every_entry_is_labelled_by_its_first_author_and_year(bib):
     import sys
 

@@ -40,6 +40,7 @@ def assert_same_run(a, b):
     ("cfr+", 20, signal.SIGKILL),
     ("cfr+", 20, signal.SIGINT),       # Ctrl-C: a last checkpoint, exit code 130
 ])
+@pytest.mark.slow  # three processes each: make test only
 def test_a_killed_run_resumes_bit_for_bit(tmp_path, algorithm, every, stop):
     """A run started for ever is stopped once its first checkpoint exists; resumed to ``N``
     iterations in all, it prints and saves exactly what a run of ``N`` iterations does."""

@@ -54,6 +54,7 @@ def test_a_tick_label_is_measured_by_its_exponent():
     assert phone_figures.smallest_font_pt(Text(text="10 000", fontsize=10)) == 10.0
 
 
+@pytest.mark.slow  # a phone rendering (1-2 s): make test only
 def test_the_phone_rendering_stacks_the_panels_sizes_its_text_and_passes_the_check(two_panels):
     width, height = two_panels.get_size_inches()
     with phone_figures.drawn_texts() as texts:
@@ -75,6 +76,7 @@ def test_the_phone_rendering_stacks_the_panels_sizes_its_text_and_passes_the_che
     assert sorted({t.get_fontsize() for t in texts}) == sizes
 
 
+@pytest.mark.slow  # a phone rendering (1-2 s): make test only
 def test_the_phone_layout_is_one_column_checked_in_the_phone_column(two_panels):
     phone = phone_figures.phone_figure(two_panels)
     assert phone.get_size_inches()[0] == phone_figures.PHONE_WIDTH

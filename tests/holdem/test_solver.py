@@ -19,6 +19,7 @@ from cfrlib.holdem.tree import CHANCE, FOLD, PLAYER, PublicTree
 from tests.test_lp import LEDUC_VALUE
 
 
+@pytest.mark.slow  # seconds of solving: make test only
 @pytest.mark.parametrize("bet", [50, 100])
 def test_clairvoyance_game_bluffs_and_calls_as_the_formulas_say(bet):
     b = bet / 100
@@ -39,6 +40,7 @@ def test_kuhn_as_a_range_game_has_value_minus_one_eighteenth():
     assert solver.exploitability() < 1e-3
 
 
+@pytest.mark.slow  # seconds of solving: make test only
 def test_leduc_as_a_range_game_has_its_known_value():
     solver = RangeSolver(toys.leduc()).iterate(300)
     assert solver.game_value(0) - 1 == pytest.approx(LEDUC_VALUE, abs=2e-3)
@@ -117,6 +119,7 @@ def explicit_strategy(solver: RangeSolver, explicit: ExplicitGame) -> cfrlib.Str
     return cfrlib.Strategy.from_dict(explicit, mapping, missing="uniform")
 
 
+@pytest.mark.slow  # seconds of solving: make test only
 @pytest.mark.parametrize("make", [small_river_game, toys.leduc])
 def test_range_solver_agrees_with_full_width_cfr_on_the_explicit_tree(make):
     game = make()
@@ -143,6 +146,7 @@ def test_locking_the_bettor_into_never_bluffing_makes_the_caller_fold():
     assert solver.strategy()[1, 1] == pytest.approx(1.0, abs=1e-3)
 
 
+@pytest.mark.slow  # seconds of solving: make test only
 def test_cfr_and_cfr_plus_and_the_postflop_schedule_converge_too():
     for options in (dict(alpha=np.inf, beta=np.inf, gamma=0.0), dict(alpha=np.inf, beta=-np.inf, gamma=1.0),
                     dict(schedule="postflop")):
