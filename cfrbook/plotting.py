@@ -426,15 +426,27 @@ def draw_game_tree(game: Game, ax: Axes | None = None, max_nodes: int = 400,
                         ha="center", va="top", zorder=5)
     ax.set_xlim(x.min() - 0.6, x.max() + 0.6)
     ax.set_ylim(y.min() - 0.5, 0.3)
-    ax.set_yticks(-np.arange(tree.depth_max + 1))
-    ax.set_yticklabels([str(d) for d in range(tree.depth_max + 1)])
-    ax.set_ylabel("depth (moves from the root)")
-    ax.set_xticks([])
-    ax.grid(False)
-    for side in ("top", "right", "bottom"):
-        ax.spines[side].set_visible(False)
+    depth_axis(ax, tree.depth_max, "y")
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=5)
     return ax
+
+
+def depth_axis(ax: Axes, depth_max: int, along: Literal["x", "y"]) -> None:
+    """A tree's one axis: the depth, 0 at the root, along ``x`` (growing to the right) or ``y``
+    (growing downwards); the other axis, the grid and the spines but the depth's are hidden."""
+    ticks = np.arange(depth_max + 1)
+    labels = [str(d) for d in ticks]
+    if along == "x":
+        ax.set_xticks(ticks, labels)
+        ax.set_xlabel("depth (moves from the root)")
+        ax.set_yticks([])
+    else:
+        ax.set_yticks(-ticks, labels)
+        ax.set_ylabel("depth (moves from the root)")
+        ax.set_xticks([])
+    ax.grid(False)
+    for side in ("top", "right", "left" if along == "x" else "bottom"):
+        ax.spines[side].set_visible(False)
 
 
 def _short_labels(tree: Tree, edge_labels: list[str]) -> list[str]:

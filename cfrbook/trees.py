@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 from cfrlib.errors import CfrlibError
 from cfrlib.game import CHANCE, TERMINAL, Game, State
 
-from .plotting import OKABE_ITO, PLAYER_COLORS, new_figure, tree_layout
+from .plotting import OKABE_ITO, PLAYER_COLORS, depth_axis, new_figure, tree_layout
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -215,13 +215,7 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
 
     ax.set_xlim(-0.35, x.max() + 1.25)
     ax.set_ylim(y.min() - 0.8, 0.8)
-    ax.set_xticks(np.arange(tree.depth_max + 1))
-    ax.set_xticklabels([str(d) for d in range(tree.depth_max + 1)])
-    ax.set_xlabel("depth (moves from the root)")
-    ax.set_yticks([])
-    ax.grid(False)
-    for side in ("top", "right", "left"):
-        ax.spines[side].set_visible(False)
+    depth_axis(ax, tree.depth_max, "x")
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=3, handletextpad=0.3,
               columnspacing=1.0)
     return ax
