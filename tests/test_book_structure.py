@@ -38,6 +38,9 @@ def test_the_chapter_opens_with_what_it_teaches_and_needs(path):
     body = card.group(1)
     learn_need = "\n".join(p for p in body.split("\n\n") if not p.strip().startswith("**Going further**"))
     assert "**You learn**" in learn_need and "**You need**" in learn_need
+    paragraphs = [p.strip() for p in body.split("\n\n")]
+    assert any(p.startswith("**You learn**") and "**You need**" not in p for p in paragraphs), (
+        f"{path.name}: the card's 'You learn' and 'You need' run into one paragraph")
     assert book_words.prose_words(learn_need) <= book_words.CARD_LIMIT, (
         f"{path.name}: the card takes {book_words.prose_words(learn_need)} words to say what the "
         f"chapter teaches and needs (at most {book_words.CARD_LIMIT})")
