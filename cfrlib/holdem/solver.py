@@ -49,9 +49,9 @@ from ..checks import check_exponent, check_iterations, check_tolerance
 from ..errors import SolverError, SpotError
 from ..solvers.base import ConvergenceLog
 from ..solvers.regret_minimizers import RegretMatching
-from .game import ACTOR, CARD, COUNT, FIRST, KIND, ROW, RangeGame
+from .game import ACTOR, AMOUNT, BOARD, CARD, COUNT, FIRST, KIND, ROW, RangeGame
 from .showdown import fold_values, prepare_fold, prepare_showdown, showdown_values
-from .tree import CHANCE, PLAYER, PublicNode
+from .tree import CHANCE, FOLD, PLAYER, PublicNode
 
 FloatArray = NDArray[np.float64]
 
@@ -107,11 +107,11 @@ def _strategy(regret, sums, lock_row, lock_table, row, n_actions, use_average, o
 def _terminal(i, p, opp_reach, out, tree):  # type: ignore[no-untyped-def]
     """``out =`` the traverser ``p``'s values at the terminal ``i``: a fold or a showdown."""
     nodes, prepared, half_pot, folds = tree[0], tree[3], tree[4], tree[5]
-    payoff = nodes[i, 2] + half_pot
-    if nodes[i, 0] == 2:  # a fold by nodes[i, ACTOR]
-        fold_values(folds[p], opp_reach, payoff if nodes[i, 1] == 1 - p else -payoff, out)
+    payoff = nodes[i, AMOUNT] + half_pot
+    if nodes[i, KIND] == FOLD:  # by nodes[i, ACTOR]
+        fold_values(folds[p], opp_reach, payoff if nodes[i, ACTOR] == 1 - p else -payoff, out)
     else:
-        showdown_values(prepared[p][nodes[i, 7]], opp_reach, payoff, out)
+        showdown_values(prepared[p][nodes[i, BOARD]], opp_reach, payoff, out)
 
 
 @njit(cache=True, error_model="numpy")
@@ -125,15 +125,15 @@ def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  
     the reaches there and updates nothing, stage 2 reads the children's values from ``task_out``
     (rows ``slot_first[slot[i]]`` on) and updates; stage 0 walks the whole subtree."""
     nodes, cards, holds = tree[0], tree[1], tree[2]
-    if nodes[i, 0] >= 2:
+    if nodes[i, KIND] >= FOLD:  # a terminal
         _terminal(i, p, opp_reach, out, tree)
         return
-    kind = nodes[i, 0]
+    kind = nodes[i, KIND]
     o = 1 - p
     n = out.shape[0]
-    first, count = nodes[i, 3], nodes[i, 4]
+    first, count = nodes[i, FIRST], nodes[i, COUNT]
     out[:] = 0.0
-    if kind == 1:  # chance: each card still in the deck
+    if kind == CHANCE:  # each card still in the deck
         stage, slot, slot_opp, slot_own, slot_first, task_out = split
         s = slot[i] if stage != 0 else -1
         if s >= 0 and stage == 1:
@@ -144,7 +144,7 @@ def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  
         child_opp = np.empty(opp_reach.shape[0])
         child_own = np.empty(n)
         for k in range(count):
-            card = nodes[first + k, 5]
+            card = nodes[first + k, CARD]
             if s >= 0:
                 child_out[:] = task_out[slot_first[s] + k]
             else:
@@ -156,8 +156,8 @@ def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  
                     out[h] += child_out[h]
         return
     regrets, sums, lock_rows, lock_tables = tables
-    q = nodes[i, 1]
-    row = nodes[i, 6]
+    q = nodes[i, ACTOR]
+    row = nodes[i, ROW]
     m = cards[q].shape[0]
     sigma = np.empty((count, m))
     _strategy(regrets[q], sums[q], lock_rows[q], lock_tables[q], row, count, mode != UPDATE, sigma)
@@ -167,7 +167,7 @@ def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  
         for a in range(count):
             for h in range(m):
                 child_opp[h] = opp_reach[h] * sigma[a, h]
-            if nodes[first + a, 0] >= 2:
+            if nodes[first + a, KIND] >= FOLD:
                 _terminal(first + a, p, child_opp, child_out, tree)
             else:
                 _walk(first + a, p, mode, child_opp, own_reach, child_out, tree, tables, params, split)
@@ -179,7 +179,7 @@ def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  
     for a in range(count):
         for h in range(n):
             child_own[h] = own_reach[h] * sigma[a, h]
-        if nodes[first + a, 0] >= 2:
+        if nodes[first + a, KIND] >= FOLD:
             _terminal(first + a, p, opp_reach, values[a], tree)
         else:
             _walk(first + a, p, mode, opp_reach, child_own, values[a], tree, tables, params, split)
@@ -244,7 +244,7 @@ def _walk_tasks(p, mode, tasks, start, step, tree, tables, params, split):  # ty
     child_own = np.empty(slot_own.shape[1])
     for t in range(start, tasks.shape[0], step):
         child, s, count = tasks[t, 0], tasks[t, 1], tasks[t, 2]
-        _deal(nodes[child, 5], chance_weight(count, cards[p].shape[1]), slot_opp[s], slot_own[s], holds[1 - p],
+        _deal(nodes[child, CARD], chance_weight(count, cards[p].shape[1]), slot_opp[s], slot_own[s], holds[1 - p],
               holds[p], child_opp, child_own)
         _walk(child, p, mode, child_opp, child_own, task_out[t], tree, tables, params, whole)
 
