@@ -115,6 +115,32 @@ def test_the_introduction_says_how_long_the_newcomers_path_is():
     assert book_words.report()["first_cfr"]["words_before"] < words / 3
 
 
+def _words(parts: dict[str, tuple[str, ...]]) -> int:
+    """The words of the named parts ("main", "further") of the chapters whose file starts with a
+    key of ``parts``."""
+    return sum(c[part] for c in book_words.report()["chapters"] for prefix, wanted in parts.items()
+               if c["file"].startswith(prefix) for part in wanted)
+
+
+_OTHER_PATHS = {
+    "A practitioner": {k: ("main",) for k in ("00", "01", "02", "03", "04", "08", "09", "10", "11")},
+    "A researcher": {"05": ("main", "further"), "07": ("further",), "08": ("further",),
+                     "09": ("further",), "13": ("main", "further"), "14": ("main", "further"),
+                     "15": ("main", "further")},
+}
+
+
+@pytest.mark.parametrize("who", list(_OTHER_PATHS))
+def test_the_introduction_says_how_long_the_other_paths_are(who):
+    """The hours the practitioner's and the researcher's paths take at 100 words a minute."""
+    text = (book_words.ROOT / "chapters" / "00_introduction.md").read_text()
+    said = re.search(rf"\*\*{who}\*\*[^\n]*(?:\n  [^\n]*)*?Some (\w+) hours", text)
+    assert said, f"the introduction no longer says how long {who.lower()}'s path is"
+    words = _words(_OTHER_PATHS[who])
+    hours = ["one", "two", "three", "four", "five", "six"][round(words / 100 / 60) - 1]
+    assert said.group(1) == hours, (said.group(1), words)
+
+
 _EXERCISE_BEFORE_REF = re.compile(r"[Ee]xercises?\s+\{(?:ref|numref)\}`[\w-]+`")
 
 

@@ -25,7 +25,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 RETIRED = {
-    "a history's value written v_i(h...) (use u_i(h...))": re.compile(r"(?<![A-Za-z\\])v_i\(h"),
+    "a history's value written v_i(h...), v_0(h...) (use u_i(h...))":
+        re.compile(r"(?<![A-Za-z\\])v_\{?[0-9ip]\}?\(h"),
     "a path probability written (h, z) (use h -> z, or h \\to z)":
         re.compile(r"(?:pi|xi)[^\s(]{0,16}\((?:ha?|z\[h\]), ?z\)"),
     "chance's share of an infoset written c(I) (use pi_c(I))": re.compile(r"(?<![A-Za-z\\_])c\(I\)"),
@@ -41,7 +42,7 @@ RETIRED = {
     "an increment written Delta R or Delta S (use delta; Delta is the payoff range)":
         re.compile(r"\\Delta\s*[RS](?![A-Za-z])"),
     "a counterfactual action value written q_i(I, a) (use v_i(sigma_{I -> a}, I) or v^BR_i(I, a))":
-        re.compile(r"(?<![A-Za-z\\_])q_i\(I"),
+        re.compile(r"(?<![A-Za-z\\_])q_\{?[0-9ip]\}?\((?:I|h)"),
 }
 GREEK = re.compile(r"\\(alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|"
                    r"nu|xi|rho|varrho|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Sigma|"
