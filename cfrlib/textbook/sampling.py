@@ -153,8 +153,8 @@ def outcome_sampling(state: State, i: int, pi_o: float, q: float,
     ``u_i(h)``.
 
     At ``i``'s infosets, with sampled action ``a*`` and ``rho = pi_{-i}(h) / q(h)``:
-    ``c(a*) = v(ha*) / xi(a*)``, ``c(a) = 0`` otherwise, ``v = sigma(a*) c(a*)``
-    and ``R(I, a) += rho (c(a) - v)``. At the opponent's infosets the average
+    ``c(a*) = u(ha*) / xi(a*)``, ``c(a) = 0`` otherwise, ``u = sigma(a*) c(a*)``
+    and ``R(I, a) += rho (c(a) - u)``. At the opponent's infosets the average
     strategy gets the stochastically weighted update ``S(I, a) += rho sigma(I, a)``:
     ``h`` is sampled with probability ``q(h)``, so its expectation is
     ``pi_{-i}(h)`` (the opponent's reach times chance) times ``sigma``, right up to
@@ -175,11 +175,11 @@ def outcome_sampling(state: State, i: int, pi_o: float, q: float,
         xi = {a: epsilon / n + (1.0 - epsilon) * s for a, s in sigma.items()}
         a = node.actions[sample(list(xi.values()), rng.random())]
         c = outcome_sampling(state.child(a), i, pi_o, q * xi[a], table, rng,
-                             epsilon) / xi[a]       # c(a*) = v(ha*) / xi(a*)
-        v = sigma[a] * c                            # v(h) = sum_a sigma(a) c(a)
+                             epsilon) / xi[a]       # c(a*) = u(ha*) / xi(a*)
+        u = sigma[a] * c                            # u(h) = sum_a sigma(a) c(a)
         for b in node.actions:
-            node.regret[b] += rho * ((c if b == a else 0.0) - v)    # rho (c(b) - v)
-        return v
+            node.regret[b] += rho * ((c if b == a else 0.0) - u)    # rho (c(b) - u)
+        return u
     for b in node.actions:
         node.strategy_sum[b] += rho * sigma[b]      # stochastically weighted
     # opponent plays a ~ sigma(I)
