@@ -135,3 +135,24 @@ def test_saved_and_loaded_run_goes_on_as_if_never_stopped(kuhn, tmp_path, name):
 def test_bad_parameters_name_the_parameter(kuhn, make, word):
     with pytest.raises(SolverError, match=word):
         make(kuhn)
+
+
+# --------------------------------------------------------------- recorded data (chapter 13)
+@pytest.mark.parametrize("key", ["kuhn", "leduc"])
+def test_recorded_curves_agree_with_a_short_rerun(key):
+    """``benchmarks/last_iterate_curves.py``'s data: a 50-iteration re-run of each method gives the
+    recorded prefix (current and average exploitability; seconds are not compared)."""
+    from cfrbook import comparison, datasets
+    data = datasets.load_json("last_iterate")
+    game = games.kuhn() if key == "kuhn" else games.leduc()
+    methods = {"ExRM+": ExRMPlus, "SPRM+": SPRMPlus, "MMD": MMD}
+    assert data["iterations"] == 1000 and list(data["games"][key]) == data["methods"] == list(methods)
+    points = comparison.schedule(50)
+    for name, recorded in data["games"][key].items():
+        solver = methods[name](game)
+        assert recorded["iteration"][:len(points)] == points
+        for k, target in enumerate(points):
+            solver.iterate(target - solver.iterations)
+            current = cfrlib.exploitability(game, solver.current_strategy())
+            assert current == pytest.approx(recorded["current"][k], rel=1e-6, abs=1e-15), (name, target)
+            assert solver.exploitability() == pytest.approx(recorded["average"][k], rel=1e-6, abs=1e-15)
