@@ -837,7 +837,8 @@ class ExRMPlus(_SmoothRMPlus):
     """Extragradient RM+ (Cai et al. 2023; the smooth orthant of Farina et al.,
     NeurIPS 2023), per infoset on counterfactual regrets, simultaneous updates:
 
-    ``z^{t+1/2} = Pi_Z(z^t + eta r(sigma^t))``, ``z^{t+1} = Pi_Z(z^t + eta r(sigma^{t+1/2}))``,
+    ``z^{t+1/2} = Pi_Z(z^t + eta r(sigma^t))``,
+    ``z^{t+1} = Pi_Z(z^t + eta r(sigma^{t+1/2}))``,
 
     ``sigma = z / sum_a z(a)``: two passes an iteration, the second at the
     half step's strategies."""
@@ -848,13 +849,14 @@ class ExRMPlus(_SmoothRMPlus):
         weight = self._average_weight(self.iterations + 1)
         self.nodes_touched += 2 * self.tree.num_nodes
         r = [self._accumulate(i, weight) for i in (0, 1)]  # at sigma^t
-        self._play([self._smooth_step(self._regret[i], r[i], i) for i in (0, 1)])
+        self._play([self._smooth_step(self._regret[i], r[i], i)
+                    for i in (0, 1)])
         r = [self._accumulate(i, 0.0) for i in (0, 1)]     # at sigma^{t+1/2}
-        self._regret = [self._smooth_step(self._regret[i], r[i], i) for i in (0, 1)]
+        self._regret = [self._smooth_step(self._regret[i], r[i], i)
+                        for i in (0, 1)]
         self._play(self._regret)
 
 
-# Shown in the book: chapter 13.
 @register("sprm+")
 class SPRMPlus(_SmoothRMPlus):
     """Smooth predictive RM+ (Farina et al., NeurIPS 2023; Cai et al. 2023), per
@@ -919,7 +921,8 @@ class MMD(FullWidthCFR):
             self._reach_is_current[i] = False
 
     # Shown in the book: chapter 13.
-    def _dilated_step(self, i: int, g: NDArray[np.float64]) -> NDArray[np.float64]:
+    def _dilated_step(self, i: int,
+                      g: NDArray[np.float64]) -> NDArray[np.float64]:
         """The closed form: deepest infosets first, ``s(I, a) = (eta g(I, a)
         + log sigma^t(I, a)) / (1 + eta alpha) + sum_J V(J)`` over the infosets
         ``J`` right below ``(I, a)``, ``sigma^{t+1}(I) = softmax s(I, .)`` and
@@ -927,7 +930,8 @@ class MMD(FullWidthCFR):
         block, eta = self._form.players[i], self.eta
         log_sigma = np.log(self._sigma[i], where=block.legal,
                            out=np.zeros_like(self._sigma[i]))
-        s = (eta * g + np.append(log_sigma.ravel(), 0.0)) / (1.0 + eta * self.temperature)
+        s = ((eta * g + np.append(log_sigma.ravel(), 0.0))
+             / (1.0 + eta * self.temperature))
         grid = s[:-1].reshape(block.num_rows, block.width)
         sigma = np.zeros_like(grid)
         for level in reversed(block.levels):
