@@ -887,8 +887,8 @@ class MMD(FullWidthCFR):
 
     ``x_i^{t+1} = argmax_x <eta g_i, x> - eta alpha psi(x) - D_psi(x, x_i^t)``,
 
-    which converges linearly to the QRE of temperature ``alpha`` (``temperature``; the paper's
-    theorem 3.4, with ``psi`` as the magnet's regularizer). Its closed form is a pass per infoset,
+    which converges linearly to the quantal response equilibrium (QRE) of temperature ``alpha``
+    (``temperature``), the paper's result for extensive-form games, with ``psi`` as regularizer. Its closed form is a pass per infoset,
     deepest first (:meth:`_dilated_step`). ``eta`` defaults to OpenSpiel's ``alpha / L^2``, ``L``
     the largest entry of the sequence-form payoff matrix, ``|sum_z pi_c(z) u_0(z)|`` over the
     terminals of one pair of sequences."""
