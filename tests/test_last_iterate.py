@@ -58,7 +58,7 @@ def test_the_projection_onto_the_chopped_orthant():
 
 
 MATRICES = {"skewed rock-paper-scissors": [[0, -1, 2], [1, 0, -1], [-2, 1, 0]],
-            "Farina et al.'s 3 x 3": [[3, 0, -3], [0, 3, -4], [0, 0, 1]]}
+            "an asymmetric 3 x 3": [[3, 0, -3], [0, 3, -4], [0, 0, 1]]}
 
 
 @pytest.mark.parametrize("payoffs", list(MATRICES.values()), ids=list(MATRICES))
@@ -67,10 +67,10 @@ def test_smooth_rules_converge_in_the_last_iterate_where_rm_plus_cycles(payoffs)
     3 x 3 game; ExRM+ and SPRM+ (small enough eta) do."""
     game = games.matrix_game(payoffs)
     for cycling in (cfrlib.CFRPlus(game, alternating=False), cfrlib.PredictiveCFRPlus(game, alternating=False)):
-        tail = [cfrlib.exploitability(game, cycling.iterate(100).current_strategy()) for _ in range(20)]
+        tail = [cfrlib.exploitability(game, cycling.iterate(100).current_strategy()) for _ in range(10)]
         assert min(tail) > 0.1
     for converging in (ExRMPlus(game, eta=0.1), SPRMPlus(game, eta=0.1)):
-        assert cfrlib.exploitability(game, converging.iterate(2000).current_strategy()) < 1e-12
+        assert cfrlib.exploitability(game, converging.iterate(1500).current_strategy()) < 1e-10
 
 
 def test_smooth_rules_current_strategy_solves_kuhn(kuhn):
