@@ -865,7 +865,10 @@ class SPRMPlus(_SmoothRMPlus):
     ``w^{t+1} = Pi_Z(w^t + eta r^t)``, ``z^{t+1} = Pi_Z(w^{t+1} + eta r^t)``,
 
     ``sigma^{t+1} = z^{t+1} / sum_a z^{t+1}(a)``: PCFR+ with a step size, on the
-    chopped-off orthant. One pass an iteration."""
+    chopped-off orthant. One pass an iteration. On a matrix game (one infoset a
+    player) it is the ``SPRMSolver`` of Meng et al.'s public code
+    (github.com/menglinjian/NeurIPS-2025-SOGRM @ 988ae3b, ``main.py``): the same
+    uniform start, projection and prediction."""
 
     name = "SPRM+"
 
