@@ -804,6 +804,13 @@ class APCFRPlus(FullWidthCFR):
 
 
 # ------------------------------------------------------------ last-iterate methods
+def _parameters_repr(solver: FullWidthCFR) -> str:
+    """``<Name(param=value, ..., simultaneous) on game: T iterations>`` from ``_param_names``."""
+    args = ", ".join(f"{name}={getattr(solver, name):g}" for name in solver._param_names)
+    return (f"<{type(solver).__name__}({args}, simultaneous) on {solver.game.name}: "
+            f"{solver.iterations} iterations>")
+
+
 class _SmoothRMPlus(FullWidthCFR):
     """What ExRM+ and SPRM+ share: simultaneous updates and, at every infoset, a state ``z`` on
     the chopped-off orthant ``Z = {z >= 0, sum_a z(a) >= 1}``, moved by the step
@@ -829,6 +836,8 @@ class _SmoothRMPlus(FullWidthCFR):
         for i in (0, 1):
             self._sigma[i] = z[i] / z[i].sum(axis=1, keepdims=True)
             self._reach_is_current[i] = False
+
+    __repr__ = _parameters_repr
 
 
 # Shown in the book: chapter 13.
@@ -909,6 +918,8 @@ class MMD(FullWidthCFR):
                     else check_exponent(eta, "eta", 0.0, math.inf))
         if self.eta == 0.0:
             raise SolverError("MMD needs a positive step eta (temperature 0 needs an explicit eta)")
+
+    __repr__ = _parameters_repr
 
     def _iteration(self) -> None:
         weight = self._average_weight(self.iterations + 1)
