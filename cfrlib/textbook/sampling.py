@@ -89,13 +89,13 @@ def chance_sampling_cfr(state: State, i: int, reach: tuple[float, float],
         child_reach[p] *= sigma[a]                  # pi_p(ha) = pi_p(h) sigma(I, a)
         value[a] = chance_sampling_cfr(state.child(a), i, (child_reach[0], child_reach[1]),
                                        table, rng)
-    v = sum(sigma[a] * value[a] for a in node.actions)      # u_i(h)
+    u = sum(sigma[a] * value[a] for a in node.actions)      # u_i(h)
     if p == i:
         for a in node.actions:
             # R(I, a) += pi_{-i}(h) (u_i(ha) - u_i(h))
-            node.regret[a] += reach[1 - i] * (value[a] - v)
+            node.regret[a] += reach[1 - i] * (value[a] - u)
             node.strategy_sum[a] += reach[i] * sigma[a]     # pi_i(h) sigma(I, a)
-    return v
+    return u
 
 
 # Shown in the book: chapter 7.
@@ -126,10 +126,10 @@ def external_sampling(state: State, i: int, table: InfosetTable,
         value = {a: external_sampling(state.child(a), i, table, rng)
                  for a in node.actions}             # u_i(ha)
         # u_i(h) = sum_a sigma(a) u_i(ha)
-        v = sum(sigma[a] * value[a] for a in node.actions)
+        u = sum(sigma[a] * value[a] for a in node.actions)
         for a in node.actions:
-            node.regret[a] += value[a] - v          # sampled r(I, a)
-        return v
+            node.regret[a] += value[a] - u          # sampled r(I, a)
+        return u
     for a in node.actions:
         node.strategy_sum[a] += sigma[a]            # simple average update
     # opponent plays a ~ sigma(I)
