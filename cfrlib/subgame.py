@@ -12,13 +12,13 @@ replaces ``sigma`` below the roots by the solution of a small game built from ``
   players' strategies come from its solution. The beliefs assume the opponent keeps to the
   blueprint, so the result can be *more* exploitable than ``sigma`` (Coin Toss).
 
-The three safe methods refine one player ``p`` at a time against an opponent ``o = 1 - p`` who
-may leave. Write ``pi_{-o}(h)`` for the reach of ``h`` by chance and ``p`` (the opponent's own
+The three safe methods refine one player ``i`` at a time against an opponent ``o = 1 - i`` who
+may leave. Write ``pi_{-o}(h)`` for the reach of ``h`` by chance and ``i`` (the opponent's own
 actions left out), group the roots into the opponent's infosets ``g`` at the root (histories
 that share an opponent infoset below them; roots the opponent cannot tell apart and never acts
 below stay apart, which only adds constraints), ``w(g) = sum_{h in g} pi_{-o}(h)``, and
-``CBV(g) = sum_{h in g} pi_{-o}(h) * E[u_o | h, BR_o(sigma_p), sigma_p]`` the opponent's
-counterfactual best-response value against the blueprint. A new strategy ``sigma'_p`` in ``S``
+``CBV(g) = sum_{h in g} pi_{-o}(h) * E[u_o | h, BR_o(sigma_i), sigma_i]`` the opponent's
+counterfactual best-response value against the blueprint. A new strategy ``sigma'_i`` in ``S``
 is safe when no ``CBV'(g)`` exceeds what the opponent could already get:
 
 * ``"resolve"`` (Burch, Johanson and Bowling 2014, the CFR-D gadget): chance deals ``h`` with
@@ -27,7 +27,7 @@ is safe when no ``CBV'(g)`` exceeds what the opponent could already get:
   ``CBV'(g) <= CBV(g)`` for every ``g``.
 * ``"maxmargin"`` (Moravcik, Schmid, Ha, Hladik and Gaukrodger 2016): the opponent picks ``g``,
   chance deals ``h`` in ``g`` with probability ``pi_{-o}(h) / w(g)``, and every payoff of the
-  opponent below ``g`` is lowered by ``CBV(g) / w(g)``. Player ``p`` maximises the smallest
+  opponent below ``g`` is lowered by ``CBV(g) / w(g)``. Player ``i`` maximises the smallest
   margin ``M(g) = (CBV(g) - CBV'(g)) / w(g)``; the blueprint has every margin 0, so the
   solution's are all ``>= 0``.
 * ``"reach"`` (Brown and Sandholm 2017, reach-maxmargin): as maxmargin, with every margin raised
@@ -40,7 +40,7 @@ is safe when no ``CBV'(g)`` exceeds what the opponent could already get:
   strategy is safe even with every subgame re-solved at once (one subgame alone may use the
   whole gifts, as in play, where only the subgame reached is solved).
 
-A player's exploitability term ``max u_o(BR, sigma_p)`` is the sum of ``CBV`` over the
+A player's exploitability term ``max u_o(BR, sigma_i)`` is the sum of ``CBV`` over the
 opponent's infosets, so each safe method gives a combined strategy no more exploitable than the
 blueprint (up to the gadget solver's accuracy; the LP is exact). :class:`SubgameSolver` builds
 the gadgets as :class:`~cfrlib.games.ExplicitGame` objects, solves them with the sequence-form
