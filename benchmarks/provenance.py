@@ -60,7 +60,9 @@ RECORDED: dict[str, Recorded] = {
     "vr_mccfr": Recorded("benchmarks/vr_mccfr.py", _SAMPLING),
     "public_chance": Recorded("benchmarks/public_chance.py", _SAMPLING),
     "deep_cfr": Recorded("benchmarks/deep_cfr.py", ("cfrlib.deep_cfr",)),
-    "depth_limited_study": Recorded("benchmarks/depth_limited_study.py", ("cfrlib.depth_limited", "cfrlib.subgame")),
+    "depth_limited_study": Recorded("benchmarks/depth_limited_study.py",
+                                    ("cfrlib.depth_limited", "cfrlib.subgame", "cfrlib.off_tree",
+                                     "cfrlib.games.no_limit_leduc")),
 }
 """Every recorded data set (the names of ``cfrbook.datasets.NAMES``)."""
 

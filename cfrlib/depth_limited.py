@@ -13,10 +13,10 @@ the 30 deals of the private cards). Three ways to value the leaves:
   strategies ``sigma_o^1, ..., sigma_o^k`` for the rest of the game. Leaf history ``h`` then
   offers ``o`` the values ``u(h; sigma_i, sigma_o^j)``. The continuations are the blueprint and
   biased copies of it (:data:`CONTINUATIONS`: an action's probability multiplied by
-  :data:`BIAS` at every later infoset of ``o``, then renormalised). Offering ``o`` its best
-  response to ``sigma_i`` (``"best response"``) makes the first-round solution the least
-  exploitable one that keeps the blueprint's second round, since a best response may choose
-  its continuation separately at each leaf infoset.
+  :data:`BIAS` at every later infoset of ``o``, then renormalised) and a best response to
+  ``sigma_i`` (``"best response"``). No finite set holds every answer of ``o``: a best response
+  to the *new* first round's ranges may differ from all of them, so the solve is not safe, and
+  more continuations need not lower the exploitability (chapter 14 measures both).
 * **Exact values over ranges** (DeepStack, Moravcik et al. 2017, with the network replaced by the
   exact computation), :class:`ExactValueCFR`: CFR+ runs on the first round; at every iteration
   each leaf's subgame is solved exactly (LP) for the players' current ranges, and its

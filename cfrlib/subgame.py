@@ -49,7 +49,7 @@ LP (:func:`cfrlib.solve_lp`) or CFR+, and combines the results with the blueprin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -65,8 +65,8 @@ from .solvers import CFRPlus
 from .strategy import Strategy, StrategyLike, as_strategy
 from .tree import Tree
 
-__all__ = ["METHODS", "Subgame", "SubgameSolver", "subgames", "chance_subgames", "public_states",
-           "resolve_subgames", "blueprint_study"]
+__all__ = ["METHODS", "Subgame", "SubgameSolver", "subgames", "chance_subgames", "subgames_after",
+           "public_states", "resolve_subgames", "blueprint_study"]
 
 METHODS = ("unsafe", "resolve", "maxmargin", "reach")
 """The re-solving methods, unsafe first (see the module docstring)."""
@@ -124,6 +124,25 @@ def chance_subgames(game: Game, before_chance: bool = False) -> list[Subgame]:
     roots = (np.unique(tree.parent[first]) if before_chance else np.flatnonzero(first)).tolist()
     if not roots:
         raise SubgameError(f"{game.name} has no chance node after a player's action")
+    return _partition(game, tree, roots)
+
+
+def subgames_after(game: Game, actions: Collection[str]) -> list[Subgame]:
+    """The subgames rooted right after any of ``actions`` (names of players' actions), the
+    shallowest only (a root with such an action above it belongs to the subgame above), grouped by
+    :func:`subgames`'s rule: where an off-tree action was taken (nested solving)."""
+    tree, names = game.tree(), set(actions)
+    taken = np.zeros(tree.num_nodes, dtype=bool)  # the edge into the node is one of `actions`
+    above = np.zeros(tree.num_nodes, dtype=bool)  # one of them was taken on the path to the node
+    for d in range(1, tree.depth_max + 1):
+        nodes = np.arange(tree.level_offsets[d], tree.level_offsets[d + 1])
+        par = tree.parent[nodes]
+        taken[nodes] = [tree.player[p] >= 0 and tree.infoset_actions[tree.infoset[p]][a] in names
+                        for p, a in zip(par.tolist(), tree.action[nodes].tolist())]
+        above[nodes] = above[par] | taken[par]
+    roots = np.flatnonzero(taken & ~above).tolist()
+    if not roots:
+        raise SubgameError(f"{game.name} has no history with an action among {sorted(names)}")
     return _partition(game, tree, roots)
 
 

@@ -18,6 +18,7 @@ from cfrlib import games
 from cfrlib.depth_limited import (BIAS, CONTINUATIONS, DepthLimitedSolver, ExactValueCFR, continual_resolving,
                                   expected_values, search_study)
 from cfrlib.errors import SubgameError
+from cfrlib.off_tree import off_tree_study
 from cfrlib.subgame import SubgameSolver, chance_subgames, public_states
 
 
@@ -143,8 +144,8 @@ def test_solving_one_player_keeps_the_others_blueprint(small):
 
 @pytest.mark.slow
 def test_a_short_rerun_agrees_with_the_recorded_study():
-    """benchmarks/depth_limited_study.py's data: the first blueprint and the first iterations of
-    exact values again."""
+    """benchmarks/depth_limited_study.py's data: the first blueprint, the first iterations of exact
+    values and the first off-tree size again."""
     recorded = load_json("depth_limited_study")["games"]["leduc"]
     leduc = games.leduc()
     first = recorded["rows"][0]
@@ -155,3 +156,8 @@ def test_a_short_rerun_agrees_with_the_recorded_study():
         recorded["exact values"]["exploitability"][0], rel=1e-6)
     with pytest.raises(SubgameError, match="k must be between"):
         search_study(leduc, [1], ks=[0])
+    off = recorded["off tree"]
+    (row,) = off_tree_study(off["known sizes"], [off["rows"][0]["size"]])
+    assert row == pytest.approx(off["rows"][0], rel=1e-6, abs=1e-9)
+    for saved in off["rows"]:  # the reach gadget's guarantee
+        assert saved["nested"] <= saved["translation"] + 1e-9
