@@ -81,6 +81,17 @@ def expected_values(tree: Tree, probs: NDArray[np.float64]) -> NDArray[np.float6
     return value
 
 
+def _leaves(game: Game, leaves: Sequence[Subgame] | None) -> list[Subgame]:
+    """``leaves``, checked to be subgames of ``game``, or by default the end of the first round."""
+    found = list(chance_subgames(game, before_chance=True) if leaves is None else leaves)
+    if not found:
+        raise SubgameError("no leaves to stop at")
+    for part in found:
+        if not isinstance(part, Subgame) or part.game.tree() is not game.tree():
+            raise SubgameError(f"{part!r} is not a subgame of {game.name}")
+    return found
+
+
 def _below(tree: Tree, leaves: Sequence[Subgame]) -> NDArray[np.bool_]:
     """Which infosets lie below the depth limit (at or below a leaf)."""
     nodes = np.concatenate([part.nodes for part in leaves])
@@ -101,12 +112,7 @@ class DepthLimitedSolver:
     def __init__(self, game: Game, blueprint: StrategyLike, leaves: Sequence[Subgame] | None = None) -> None:
         self.game, self.tree = game, game.tree()
         self.blueprint = as_strategy(game, blueprint)
-        self.leaves = list(chance_subgames(game, before_chance=True) if leaves is None else leaves)
-        if not self.leaves:
-            raise SubgameError("no leaves to stop at")
-        for part in self.leaves:
-            if not isinstance(part, Subgame) or part.game.tree() is not self.tree:
-                raise SubgameError(f"{part!r} is not a subgame of {game.name}")
+        self.leaves = _leaves(game, leaves)
         self.below = _below(self.tree, self.leaves)
 
     def continuation(self, name: str, player: int) -> NDArray[np.float64]:
@@ -209,7 +215,7 @@ class ExactValueCFR:
 
     def __init__(self, game: Game, leaves: Sequence[Subgame] | None = None) -> None:
         self.game, self.tree = game, game.tree()
-        self.leaves = list(chance_subgames(game, before_chance=True) if leaves is None else leaves)
+        self.leaves = _leaves(game, leaves)
         tree = self.tree
         self.below = _below(tree, self.leaves)
         self.probs = tree.uniform().copy()

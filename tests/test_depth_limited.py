@@ -88,6 +88,10 @@ def test_continuations_are_the_blueprint_biased_or_a_best_response(small):
         solver.gadget(0, [])
     with pytest.raises(SubgameError, match="player must be 0 or 1"):
         solver.gadget(2, ["blueprint"])
+    with pytest.raises(SubgameError, match="is not a subgame of"):
+        ExactValueCFR(small, chance_subgames(games.leduc(), before_chance=True))
+    with pytest.raises(SubgameError, match="no leaves"):
+        DepthLimitedSolver(small, blueprint, [])
 
 
 def test_depth_limited_solving_from_an_equilibrium(two_raises):
