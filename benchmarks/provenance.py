@@ -60,6 +60,7 @@ RECORDED: dict[str, Recorded] = {
     "vr_mccfr": Recorded("benchmarks/vr_mccfr.py", _SAMPLING),
     "public_chance": Recorded("benchmarks/public_chance.py", _SAMPLING),
     "deep_cfr": Recorded("benchmarks/deep_cfr.py", ("cfrlib.deep_cfr",)),
+    "last_iterate": Recorded("benchmarks/last_iterate_curves.py", _FULLWIDTH),
     "depth_limited_study": Recorded("benchmarks/depth_limited_study.py",
                                     ("cfrlib.depth_limited", "cfrlib.subgame", "cfrlib.off_tree",
                                      "cfrlib.games.no_limit_leduc")),

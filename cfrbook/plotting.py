@@ -79,6 +79,11 @@ VARIANT_STYLES: dict[str, PlotStyle] = {
     "SAPCFR+": {"color": OKABE_ITO["blue"], "ls": ":", "marker": "d", "mfc": "white"},
     "APCFR+": {"color": PALETTE["wine"], "ls": "--", "marker": "8"},
     "RTCFR+": {"color": OKABE_ITO["black"], "ls": "-", "marker": "1"},
+    # chapter 13's last-iterate methods, all with simultaneous updates (dashed): ExRM+ in RM+'s
+    # hue, SPRM+ in predictive RM+'s, MMD in DCFR's with a dotted line; markers no variant uses
+    "ExRM+": {"color": OKABE_ITO["bluish green"], "ls": "--", "marker": "+"},
+    "SPRM+": {"color": OKABE_ITO["sky blue"], "ls": "--", "marker": "H", "mfc": "white"},
+    "MMD": {"color": OKABE_ITO["vermillion"], "ls": (0, (2, 1.5)), "marker": "2"},
     # chapters 1 and 4: Hedge as the local regret minimizer (called "Hedge" on a matrix game)
     "Hedge-CFR": {"color": OKABE_ITO["orange"], "ls": (0, (3, 1, 1, 1)), "marker": "4"},
     # subgame solving (chapter 14); the blueprint is drawn as "CFR+", the solver that made it

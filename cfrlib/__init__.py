@@ -27,6 +27,7 @@ from .solvers import (Hedge, HedgeCFR, PredictiveRegretMatchingPlus, RegretMatch
                       RegretMatchingPlus, RegretMinimizer)
 from .solvers import (APCFRPlus, AsymmetricPredictiveRegretMatchingPlus, DCFRPlus,
                       OffsetDiscountedRegretMatchingPlus, PDCFRPlus, RTCFRPlus, SAPCFRPlus)
+from .solvers import MMD, ExRMPlus, SPRMPlus
 from .strategy import Strategy, uniform_strategy
 
 if TYPE_CHECKING:  # at run time loaded on first use, by __getattr__
@@ -56,7 +57,7 @@ __all__ = [
     "PredictiveCFRPlus", "ChanceSamplingCFR", "ExternalSamplingMCCFR", "OutcomeSamplingMCCFR",
     "PublicChanceSamplingCFR", "HedgeCFR", "RegretMinimizer", "RegretMatching", "RegretMatchingPlus",
     "PredictiveRegretMatchingPlus", "Hedge",
-    "DCFRPlus", "PDCFRPlus", "SAPCFRPlus", "APCFRPlus", "RTCFRPlus",
+    "DCFRPlus", "PDCFRPlus", "SAPCFRPlus", "APCFRPlus", "RTCFRPlus", "ExRMPlus", "SPRMPlus", "MMD",
     "AsymmetricPredictiveRegretMatchingPlus", "OffsetDiscountedRegretMatchingPlus",
     "run_regret_matching", "RegretMatchingRun", "play_games", "head_to_head",
     "CfrlibError", "GameError", "ChanceProbabilityError", "NotZeroSumError",

@@ -115,6 +115,34 @@ def test_the_introduction_says_how_long_the_newcomers_path_is():
     assert book_words.report()["first_cfr"]["words_before"] < words / 3
 
 
+def _words(parts: dict[str, tuple[str, ...]]) -> int:
+    """The words of the named parts ("main", "further") of the chapters whose file starts with a
+    key of ``parts``."""
+    return sum(c[part] for c in book_words.report()["chapters"] for prefix, wanted in parts.items()
+               if c["file"].startswith(prefix) for part in wanted)
+
+
+_OTHER_PATHS = {
+    "A practitioner": {k: ("main",) for k in ("00", "01", "02", "03", "04", "08", "09", "10", "11")},
+    "A researcher": {"05": ("main", "further"), "07": ("further",), "08": ("further",),
+                     "09": ("further",), "13": ("main", "further"), "14": ("main", "further"),
+                     "15": ("main", "further")},
+}
+
+
+@pytest.mark.parametrize("who", list(_OTHER_PATHS))
+def test_the_introduction_says_how_long_the_other_paths_are(who):
+    """The hours the practitioner's and the researcher's paths take at 100 words a minute, to the
+    half hour."""
+    text = (book_words.ROOT / "chapters" / "00_introduction.md").read_text()
+    said = re.search(rf"\*\*{who}\*\*[^\n]*(?:\n  [^\n]*)*?Some ([\w ]+?) hours", text)
+    assert said, f"the introduction no longer says how long {who.lower()}'s path is"
+    words = _words(_OTHER_PATHS[who])
+    halves = round(words / 100 / 60 * 2)       # to the half hour
+    hours = ["one", "two", "three", "four", "five", "six"][halves // 2 - 1] + " and a half" * (halves % 2)
+    assert said.group(1) == hours, (said.group(1), words)
+
+
 _EXERCISE_BEFORE_REF = re.compile(r"[Ee]xercises?\s+\{(?:ref|numref)\}`[\w-]+`")
 
 
@@ -144,3 +172,28 @@ def test_a_chapter_is_counted_by_the_kind_of_its_sections(tmp_path):
     assert (chapter.main, chapter.further, chapter.apart) == ((2 + 3) + (3 + 2) + (2 + 1), 4 + 3, 2 + 2)
     assert chapter.words_before_first_cfr == (2 + 3) + (3 + 2)
     assert [kind for _, kind, _ in chapter.sections] == ["main", "main", "further", "apart", "main"]
+
+
+_REF = re.compile(r"\{(?:ref|numref)\}`([^`]*)`")
+
+
+@pytest.mark.parametrize("path", book_words.book_order(), ids=lambda p: p.stem)
+def test_a_main_path_pointer_into_going_further_says_so(path):
+    """A reference from a main path to a going-further section (a label with ``-gf-``) says, in
+    its paragraph, that it leads into going further: the reader knows it is optional."""
+    kind, main = "main", []
+    for cell_type, source, _ in book_words._cells(path):
+        if cell_type != "markdown":
+            continue
+        for line in source.splitlines():
+            heading = book_words._H2.match(line)
+            if heading:
+                kind = book_words.kind_of(heading.group(1))
+            if kind == "main":
+                main.append(line)
+    silent = [ref.group(0) for paragraph in "\n".join(main).split("\n\n")
+              for ref in _REF.finditer(paragraph)
+              if "-gf-" in ref.group(1).split("<")[-1]
+              and "going further" not in paragraph.lower().replace("-", " ")]
+    assert not silent, f"{path.name}: main-path references into going further that do not say so: {silent}"
+

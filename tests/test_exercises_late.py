@@ -97,9 +97,12 @@ def test_every_variant_of_the_comparison_has_its_own_colour_line_style_and_marke
     # Chapter 6 draws public chance sampling beside chance sampling and CFR; chapter 7 VR-MCCFR
     # beside outcome sampling.
     samplers = {"public chance sampling", "chance sampling", "CFR alt.", "VR-MCCFR", "OS-MCCFR"}
+    # Chapter 13 draws the last-iterate methods' current strategies beside every variant's.
+    last_iterate = {"ExRM+", "SPRM+", "MMD"}
     assert set(plotting.VARIANT_STYLES) == (set(comparison.VARIANTS) | set(comparison.FRONTIER_VARIANTS)
-                                            | subgame_methods | deep_cfr | spine | samplers)
-    for family in (set(comparison.VARIANTS) | set(comparison.FRONTIER_VARIANTS), subgame_methods | {"CFR+"},
+                                            | subgame_methods | deep_cfr | spine | samplers | last_iterate)
+    for family in (set(comparison.VARIANTS) | set(comparison.FRONTIER_VARIANTS) | last_iterate,
+                   subgame_methods | {"CFR+"},
                    deep_cfr, spine, samplers):
         _one_look_each({name: plotting.VARIANT_STYLES[name] for name in family})
     for a, b in (("DCFR alt.", "Linear CFR"), ("CFR+", "PCFR+")):

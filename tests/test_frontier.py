@@ -90,7 +90,7 @@ class Reference:
             self._opp_reach(h.child(a), i, pi * (self.played[key][a] if h.current_player() != i else 1.0), out)
 
     def _walk(self, h, i, own, ref, opp):
-        """``i``'s value of ``h``; adds ``pi_{-i}(h) (q(h, a) - v(h))`` into ``self.r`` and own reach."""
+        """``i``'s value of ``h``; adds ``pi_{-i}(h) (u(ha) - u(h))`` into ``self.r`` and own reach."""
         if h.is_terminal():
             return h.returns()[i]
         if h.is_chance():

@@ -1,8 +1,10 @@
-"""One symbol per quantity (the introduction's notation table): the retired forms appear nowhere in
+r"""One symbol per quantity (the introduction's notation table): the retired forms appear nowhere in
 the chapters' prose, in cfrlib's docstrings and comments or in the tests.
 
 - ``v_i(h)``, ``v_i(ha)``: a history's value is ``u_i(h)``; ``v_i(sigma, I)`` is only the
   counterfactual value of an infoset.
+- ``\tilde v(h)``, ``v(ha*)``: a sampled history value is ``\tilde u(h)`` (chapters 6 and 7).
+- ``Q_j``: Monte Carlo CFR's sampling blocks are ``B_j`` (``Q^t`` is regret matching+'s value).
 - ``pi(h, z)``, ``pi_i(ha, z)``, ``xi(h, z)``: a path probability is written ``pi(h -> z)``.
 - ``c(I)``: chance's share of an infoset is ``pi_c(I)``; ``c(a)`` is outcome sampling's estimate
   of an action's value (chapter 7).
@@ -25,7 +27,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 RETIRED = {
-    "a history's value written v_i(h...) (use u_i(h...))": re.compile(r"(?<![A-Za-z\\])v_i\(h"),
+    "a history's value written v_i(h...), v_0(h...) (use u_i(h...))":
+        re.compile(r"(?<![A-Za-z\\])v_\{?[0-9ip]\}?\(h"),
+    "a history's value written tilde v(h...) or v(ha...) (use tilde u(h...), u(ha...))":
+        re.compile(r"\\tilde\s*v\(ha?\b|(?<![A-Za-z\\_])v\(ha\b"),
+    "MCCFR's sampling blocks written Q_j (use B_j; Q^t is regret matching+'s stored value)":
+        re.compile(r"(?<![A-Za-z\\])Q_\{?[0-9a-z]"),
     "a path probability written (h, z) (use h -> z, or h \\to z)":
         re.compile(r"(?:pi|xi)[^\s(]{0,16}\((?:ha?|z\[h\]), ?z\)"),
     "chance's share of an infoset written c(I) (use pi_c(I))": re.compile(r"(?<![A-Za-z\\_])c\(I\)"),
@@ -41,7 +48,7 @@ RETIRED = {
     "an increment written Delta R or Delta S (use delta; Delta is the payoff range)":
         re.compile(r"\\Delta\s*[RS](?![A-Za-z])"),
     "a counterfactual action value written q_i(I, a) (use v_i(sigma_{I -> a}, I) or v^BR_i(I, a))":
-        re.compile(r"(?<![A-Za-z\\_])q_i\(I"),
+        re.compile(r"(?<![A-Za-z\\_])q_\{?[0-9ip]\}?\((?:I|h)"),
 }
 GREEK = re.compile(r"\\(alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|"
                    r"nu|xi|rho|varrho|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Sigma|"

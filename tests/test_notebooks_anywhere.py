@@ -163,5 +163,5 @@ def test_an_unknown_data_set_is_a_clear_error():
     with pytest.raises(cfrlib.CfrlibError, match="no recorded data set 'curves'; there are "
                                                  "comparison, sampling_curves, lp_vs_cfr, distributed, frontier_curves, "
                                                  "subgame_study, sampling_rules, regret_pruning, vr_mccfr, public_chance, "
-                                                 "deep_cfr, depth_limited_study"):
+                                                 "deep_cfr"):
         datasets.load_json("curves")

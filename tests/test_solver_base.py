@@ -130,7 +130,7 @@ def test_every_registered_solver_runs_saves_and_is_offered_by_the_command_line(t
     from cfrlib.solvers import SOLVERS
 
     assert set(SOLVERS) == {"cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "hedge-cfr", "cs", "es", "os",
-                            "dcfr+", "pdcfr+", "sapcfr+", "apcfr+", "rtcfr+"}
+                            "dcfr+", "pdcfr+", "sapcfr+", "apcfr+", "rtcfr+", "exrm+", "sprm+", "mmd"}
     kuhn = games.kuhn()
     for short_name, klass in SOLVERS.items():
         assert klass.short_name == short_name

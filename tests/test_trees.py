@@ -62,14 +62,14 @@ def test_a_recorded_traversal_lists_the_nodes_it_touches_parents_first(walk):
     table = InfosetTable()
     rng = np.random.default_rng(3)
     root = trees.RecordingState(KUHN.initial_state(), visits)
-    value = {"chance": lambda: chance_sampling_cfr(root, (0,), (1.0, 1.0), table, rng),
+    value = {"chance": lambda: chance_sampling_cfr(root, 0, (1.0, 1.0), table, rng),
              "external": lambda: external_sampling(root, 0, table, rng),
              "outcome": lambda: outcome_sampling(root, 0, 1.0, 1.0, table, rng, 0.6)}[walk]()
     # the recording changes nothing: the same value as the plain state with the same seed
     plain = InfosetTable()
     rng = np.random.default_rng(3)
     state = KUHN.initial_state()
-    again = {"chance": lambda: chance_sampling_cfr(state, (0,), (1.0, 1.0), plain, rng),
+    again = {"chance": lambda: chance_sampling_cfr(state, 0, (1.0, 1.0), plain, rng),
              "external": lambda: external_sampling(state, 0, plain, rng),
              "outcome": lambda: outcome_sampling(state, 0, 1.0, 1.0, plain, rng, 0.6)}[walk]()
     assert value == again

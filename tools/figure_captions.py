@@ -652,6 +652,39 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "RTCFR+, average solid and current dashed: RTCFR+'s current strategy falls below the "
             "other curves on Leduc and the larger Bluffs, and stays above its average on Kuhn."),
     },
+    ("13_frontier.ipynb", "ch13-current-kuhn"): {
+        "name": "fig-ch13-last-kuhn",
+        "caption": (
+            "Current strategies of the eleven methods on Kuhn poker (recorded runs). The four "
+            "predictive variants, ExRM+ and SPRM+ reach rounding error; MMD settles at its "
+            "quantal response equilibrium."),
+        "alt": (
+            "A log-log plot of the current strategy's exploitability against iterations for eleven "
+            "methods on Kuhn: six curves fall to rounding error, the predictive ones first, ExRM+ "
+            "and SPRM+ later; MMD flattens near 0.05."),
+    },
+    ("13_frontier.ipynb", "ch13-current-leduc"): {
+        "name": "fig-ch13-last-leduc",
+        "caption": (
+            "Current strategies of the eleven methods on Leduc poker (recorded runs). RTCFR+ ends "
+            "lowest; ExRM+ and SPRM+ behind every variant of the chapter; MMD flat at its quantal "
+            "response equilibrium."),
+        "alt": (
+            "A log-log plot of the current strategy's exploitability against iterations for eleven "
+            "methods on Leduc: RTCFR+ ends lowest near 0.001, ExRM+ and SPRM+ near 0.05, MMD flat "
+            "above 1."),
+    },
+    ("13_frontier.ipynb", "ch13-current-bluff"): {
+        "name": "fig-ch13-last-bluff",
+        "caption": (
+            "Current strategies of the eleven methods on Bluff 1x1 with 4 sides (recorded runs). "
+            "The four predictive variants reach rounding error and RTCFR+ follows; ExRM+ and "
+            "SPRM+ end near 0.001; MMD stays at its quantal response equilibrium."),
+        "alt": (
+            "A log-log plot of the current strategy's exploitability against iterations for eleven "
+            "methods on Bluff with 4 sides: the predictive variants fall to rounding error, RTCFR+ "
+            "below 1e-8, ExRM+ and SPRM+ to about 0.001, MMD flat near 0.6."),
+    },
     # ---------------------------------------------------------------- chapter 14
     ("14_subgame_solving.ipynb", "86e5b9e9"): {
         "name": "fig-ch14-resolving",

@@ -29,7 +29,7 @@ from typing import Any
 from cfrbook import plotting
 
 ALGORITHM_WORDS = re.compile(r"CFR|MCCFR|\bsampl(ing|ed)\b|regret matching|\bRM\+?|Hedge|\bOS\b|\bES\b"
-                             r"|epsilon|\\epsilon|ε", re.IGNORECASE)
+                             r"|epsilon|\\epsilon|ε|ExRM|SPRM|\bMMD\b", re.IGNORECASE)
 """What makes a label read like an algorithm: such a label must name a variant or a setting."""
 
 SETTINGS: tuple[tuple[str, str | None, str], ...] = (

@@ -120,7 +120,7 @@ from ..strategy import Strategy
 from ..tree import Tree
 from .base import Solver, register
 from .regret_minimizers import (AsymmetricPredictiveRegretMatchingPlus, Hedge, OffsetDiscountedRegretMatchingPlus,
-                                RegretMatching, RegretMinimizer, minimizer_from)
+                                RegretMatching, RegretMinimizer, chopped_projection, minimizer_from)
 
 
 class Cuts(NamedTuple):
@@ -801,3 +801,162 @@ class APCFRPlus(FullWidthCFR):
         for p, block in enumerate(self._form.players):
             self._last_regret[p] = block.rows_of(arrays["last_regret"].astype(float))
             self._prediction_error[p], self._regret_change[p] = arrays["asymmetry_sums"][:, block.rows].astype(float)
+
+
+# ------------------------------------------------------------ last-iterate methods
+def _parameters_repr(solver: FullWidthCFR) -> str:
+    """``<Name(param=value, ..., simultaneous) on game: T iterations>`` from ``_param_names``."""
+    args = ", ".join(f"{name}={getattr(solver, name):g}" for name in solver._param_names)
+    return (f"<{type(solver).__name__}({args}, simultaneous) on {solver.game.name}: "
+            f"{solver.iterations} iterations>")
+
+
+class _SmoothRMPlus(FullWidthCFR):
+    """What ExRM+ and SPRM+ share: simultaneous updates and, at every infoset, a state ``z`` on
+    the chopped-off orthant ``Z = {z >= 0, sum_a z(a) >= 1}``, moved by the step
+    ``Pi_Z(z + eta r)`` (:func:`~cfrlib.solvers.regret_minimizers.chopped_projection`) and played
+    as ``sigma = z / sum_a z(a)``; ``z`` starts at the uniform point ``1 / |A(I)|``. The average
+    (uniform weights) is kept to compare; the output is the current strategy."""
+
+    _param_names = ("eta",)
+
+    def __init__(self, game: Game, eta: float = 1.0) -> None:
+        self.eta = check_exponent(eta, "eta", 0.0, math.inf)
+        if self.eta == 0.0:
+            raise SolverError("eta (the step size) must be positive, got 0.0")
+        super().__init__(game, alternating=False)
+        self._regret = [b.uniform.copy() for b in self._form.players]
+
+    def _smooth_step(self, z: NDArray[np.float64], regret: NDArray[np.float64],
+                     i: int) -> NDArray[np.float64]:
+        """``Pi_Z(z + eta r)`` at each of player ``i``'s infosets."""
+        return chopped_projection(z + self.eta * regret, self._form.players[i].mask)
+
+    def _play(self, z: Sequence[NDArray[np.float64]]) -> None:
+        for i in (0, 1):
+            self._sigma[i] = z[i] / z[i].sum(axis=1, keepdims=True)
+            self._reach_is_current[i] = False
+
+    __repr__ = _parameters_repr
+
+
+# Shown in the book: chapter 13.
+@register("exrm+")
+class ExRMPlus(_SmoothRMPlus):
+    """Extragradient RM+ (Cai et al. 2023; the smooth orthant of Farina et al.,
+    NeurIPS 2023), per infoset on counterfactual regrets, simultaneous updates:
+
+    ``z^{t+1/2} = Pi_Z(z^t + eta r(sigma^t))``,
+    ``z^{t+1} = Pi_Z(z^t + eta r(sigma^{t+1/2}))``,
+
+    ``sigma = z / sum_a z(a)``: two passes an iteration, the second at the
+    half step's strategies."""
+
+    name = "ExRM+"
+
+    def _iteration(self) -> None:
+        weight = self._average_weight(self.iterations + 1)
+        self.nodes_touched += 2 * self.tree.num_nodes
+        r = [self._accumulate(i, weight) for i in (0, 1)]  # at sigma^t
+        self._play([self._smooth_step(self._regret[i], r[i], i)
+                    for i in (0, 1)])
+        r = [self._accumulate(i, 0.0) for i in (0, 1)]     # at sigma^{t+1/2}
+        self._regret = [self._smooth_step(self._regret[i], r[i], i)
+                        for i in (0, 1)]
+        self._play(self._regret)
+
+
+@register("sprm+")
+class SPRMPlus(_SmoothRMPlus):
+    """Smooth predictive RM+ (Farina et al., NeurIPS 2023; Cai et al. 2023), per
+    infoset on counterfactual regrets, simultaneous updates:
+
+    ``w^{t+1} = Pi_Z(w^t + eta r^t)``, ``z^{t+1} = Pi_Z(w^{t+1} + eta r^t)``,
+
+    ``sigma^{t+1} = z^{t+1} / sum_a z^{t+1}(a)``: PCFR+ with a step size, on the
+    chopped-off orthant. One pass an iteration. On a matrix game (one infoset a
+    player) it is the ``SPRMSolver`` of Meng et al.'s public code
+    (github.com/menglinjian/NeurIPS-2025-SOGRM @ 988ae3b, ``main.py``): the same
+    uniform start, projection and prediction."""
+
+    name = "SPRM+"
+
+    def _iteration(self) -> None:
+        weight = self._average_weight(self.iterations + 1)
+        self.nodes_touched += self.tree.num_nodes
+        r = [self._accumulate(i, weight) for i in (0, 1)]  # r^t, at sigma^t
+        self._regret = [self._smooth_step(self._regret[i], r[i], i) for i in (0, 1)]
+        self._play([self._smooth_step(self._regret[i], r[i], i) for i in (0, 1)])
+
+
+@register("mmd")
+class MMD(FullWidthCFR):
+    """Magnetic mirror descent (Sokota et al., ICLR 2023) in the sequence form with the
+    dilated entropy ``psi(x) = sum_I x[parent(I)] sum_a sigma(I, a) log sigma(I, a)``, simultaneous
+    updates, as OpenSpiel's ``MMDDilatedEnt`` runs it (open_spiel 2.0.2,
+    ``python/algorithms/mmd_dilated.py``): with ``g_i`` player ``i``'s sequence-form gradient
+    against ``x_{-i}^t`` (chance included),
+
+    ``x_i^{t+1} = argmax_x <eta g_i, x> - eta alpha psi(x) - D_psi(x, x_i^t)``,
+
+    which converges linearly to the quantal response equilibrium (QRE) of temperature ``alpha``
+    (``temperature``), the paper's result for extensive-form games, with ``psi`` as regularizer. Its closed form is a pass per infoset,
+    deepest first (:meth:`_dilated_step`). ``eta`` defaults to OpenSpiel's ``alpha / L^2``, ``L``
+    the largest entry of the sequence-form payoff matrix, ``|sum_z pi_c(z) u_0(z)|`` over the
+    terminals of one pair of sequences."""
+
+    name = "MMD"
+    _param_names = ("temperature", "eta")
+
+    def __init__(self, game: Game, temperature: float = 0.05, eta: float | None = None) -> None:
+        super().__init__(game, alternating=False)
+        self.temperature = check_exponent(temperature, "temperature", 0.0, math.inf)
+        form = self._form
+        pair = form.terminal_seq[0] * (form.players[1].size + 1) + form.terminal_seq[1]
+        largest = float(np.abs(np.bincount(pair, weights=form.chance_utility[0])).max())
+        self.eta = (self.temperature / largest ** 2 if eta is None
+                    else check_exponent(eta, "eta", 0.0, math.inf))
+        if self.eta == 0.0:
+            raise SolverError("MMD needs a positive step eta (temperature 0 needs an explicit eta)")
+
+    __repr__ = _parameters_repr
+
+    def _iteration(self) -> None:
+        weight = self._average_weight(self.iterations + 1)
+        self.nodes_touched += self.tree.num_nodes
+        grads = []
+        for i, block in enumerate(self._form.players):
+            plan = self._realization_plan(i)[:-1].reshape(block.num_rows, block.width)
+            self._strategy_sum[i] += weight * plan
+            opponent = sf.opponent_weights(self._form, self._realization_plan(1 - i), i)
+            grads.append(sf.terminal_values(self._form, i, opponent))
+        for i in (0, 1):
+            self._sigma[i] = self._dilated_step(i, grads[i])
+            self._reach_is_current[i] = False
+
+    # Shown in the book: chapter 13.
+    def _dilated_step(self, i: int,
+                      g: NDArray[np.float64]) -> NDArray[np.float64]:
+        """The closed form: deepest infosets first, ``s(I, a) = (eta g(I, a)
+        + log sigma^t(I, a)) / (1 + eta alpha) + sum_J V(J)`` over the infosets
+        ``J`` right below ``(I, a)``, ``sigma^{t+1}(I) = softmax s(I, .)`` and
+        ``V(I) = log sum_a exp s(I, a)``."""
+        block, eta = self._form.players[i], self.eta
+        log_sigma = np.log(self._sigma[i], where=block.legal,
+                           out=np.zeros_like(self._sigma[i]))
+        s = ((eta * g + np.append(log_sigma.ravel(), 0.0))
+             / (1.0 + eta * self.temperature))
+        grid = s[:-1].reshape(block.num_rows, block.width)
+        sigma = np.zeros_like(grid)
+        for level in reversed(block.levels):
+            rows = np.where(block.legal[level.lo:level.hi],
+                            grid[level.lo:level.hi], -np.inf)
+            top = rows.max(axis=1, keepdims=True)
+            weights = np.exp(rows - top)
+            total = weights.sum(axis=1, keepdims=True)
+            sigma[level.lo:level.hi] = weights / total
+            V = top[:, 0] + np.log(total[:, 0])
+            s[level.above_lo:level.above_hi] += np.bincount(
+                level.local_parent, weights=V,
+                minlength=level.above_hi - level.above_lo)
+        return sigma

@@ -18,7 +18,8 @@ CFR, CFR+, Linear CFR, DCFR and PCFR+ are :class:`RegretMatching` with different
 :class:`OffsetDiscountedRegretMatchingPlus` for DCFR+ as its authors' code runs it) and
 :class:`AsymmetricPredictiveRegretMatchingPlus` (SAPCFR+: a shorter step for the prediction;
 APCFR+, which learns that step per infoset, keeps its sums in the solver,
-:class:`~cfrlib.solvers.fullwidth.APCFRPlus`).
+:class:`~cfrlib.solvers.fullwidth.APCFRPlus`). :func:`chopped_projection` is the step of the smooth RM+ rules
+of the last-iterate methods ExRM+ and SPRM+ (:class:`~cfrlib.solvers.fullwidth.ExRMPlus`).
 """
 
 from __future__ import annotations
@@ -240,6 +241,30 @@ class Hedge(RegretMinimizer):
 
     def params(self) -> dict[str, Any]:
         return {"payoff_range": self.payoff_range}
+
+
+def chopped_projection(Y: FloatArray, mask: FloatArray) -> FloatArray:
+    """The Euclidean projection of each row of ``Y`` onto the chopped-off orthant
+    ``{z >= 0, sum_a z(a) >= 1}`` over the row's legal actions ``mask`` (Farina et al., NeurIPS
+    2023): ``[Y]^+`` where that sums to at least 1, else the projection onto the simplex."""
+    legal = mask > 0.0
+    Z = np.where(legal, np.maximum(Y, 0.0), 0.0)
+    short = Z.sum(axis=1) < 1.0
+    if short.any():
+        Z[short] = _simplex_projection(Y[short], legal[short])
+    return Z
+
+
+def _simplex_projection(Y: FloatArray, legal: NDArray[np.bool_]) -> FloatArray:
+    """Rows of ``Y`` projected onto ``{z >= 0, sum_a z(a) = 1}`` over the legal actions:
+    ``z(a) = [Y(a) - theta]^+`` with ``theta`` from the ``k`` largest entries that stay positive
+    (Duchi et al., ICML 2008)."""
+    top = -np.sort(np.where(legal, -Y, np.inf), axis=1)  # legal entries, largest first, then -inf
+    k = np.arange(1, Y.shape[1] + 1)
+    sums = np.cumsum(np.where(np.isfinite(top), top, 0.0), axis=1)
+    count = (np.isfinite(top) & (top - (sums - 1.0) / k > 0.0)).sum(axis=1)
+    theta = (sums[np.arange(len(Y)), count - 1] - 1.0) / count
+    return np.where(legal, np.maximum(Y - theta[:, None], 0.0), 0.0)
 
 
 MINIMIZERS: dict[str, type[RegretMinimizer]] = {

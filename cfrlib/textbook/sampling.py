@@ -63,48 +63,38 @@ def sample_chance(state: State, rng: np.random.Generator) -> tuple[State, float]
 
 
 # Shown in the book: chapter 6.
-def chance_sampling_cfr(state: State, players: tuple[int, ...],
-                        reach: tuple[float, float], table: InfosetTable,
-                        rng: np.random.Generator) -> float:
-    """One traversal of chance-sampled CFR; returns player 0's value of ``state``.
+def chance_sampling_cfr(state: State, i: int, reach: tuple[float, float],
+                        table: InfosetTable, rng: np.random.Generator) -> float:
+    """One walk of chance-sampled CFR for player ``i``; returns a sampled ``u_i(state)``.
 
-    Chance is sampled (one outcome per chance node), both players' actions are
-    explored in full. At the infosets of each player ``i`` in ``players`` (one
-    player with alternating updates, both with simultaneous ones) it adds the
-    regrets ``R(I, a) += pi_{-i}(h) (u_i(ha) - u_i(h))`` with ``pi_{-i}`` the
-    opponent's reach only: the chance probability is left out because chance was
-    sampled with exactly that probability (as in the usual chance-sampled CFR), and
-    the average-strategy sums ``S(I, a) += pi_i(h) sigma(I, a)``.
-    ``reach = (pi_0(h), pi_1(h))``. In a zero-sum game
-    ``u_1(ha) - u_1(h) = u_0(h) - u_0(ha)``, so player 0's values serve both
-    players.
+    Chapter 4's walk with one outcome drawn at each chance node and no chance reach carried:
+    at ``i``'s infosets ``R(I, a) += pi_{-i}(h) (u_i(ha) - u_i(h))`` with ``pi_{-i}`` the
+    opponent's reach only (chance is left out because the walk meets ``h`` with exactly chance's
+    probability), and ``S(I, a) += pi_i(h) sigma(I, a)``. ``reach = (pi_0(h), pi_1(h))``.
     """
     table.nodes_touched += 1
     if state.is_terminal():
-        return state.returns()[0]                   # u_0(z)
+        return state.returns()[i]                   # u_i(z)
     if state.is_chance():
         child, _ = sample_chance(state, rng)        # one outcome, no chance weight
-        return chance_sampling_cfr(child, players, reach, table, rng)
+        return chance_sampling_cfr(child, i, reach, table, rng)
     if reach[0] == 0.0 and reach[1] == 0.0:
-        return 0.0                                  # nothing below can change
+        return 0.0                                  # the cut: nothing below can change
     p = state.current_player()
     node = table.node(state)
     sigma = regret_matching(node.regret)            # sigma^t(I)
-    value = {}                                      # u_0(ha) for each a
+    value = {}                                      # u_i(ha)
     for a in node.actions:
-        child_reach = ((reach[0] * sigma[a], reach[1]) if p == 0
-                       else (reach[0], reach[1] * sigma[a]))
-        value[a] = chance_sampling_cfr(state.child(a), players, child_reach,
+        child_reach = list(reach)
+        child_reach[p] *= sigma[a]                  # pi_p(ha) = pi_p(h) sigma(I, a)
+        value[a] = chance_sampling_cfr(state.child(a), i, (child_reach[0], child_reach[1]),
                                        table, rng)
-    # u_0(h) = sum_a sigma(a) u_0(ha)
-    v = sum(sigma[a] * value[a] for a in node.actions)
-    if p in players:
+    v = sum(sigma[a] * value[a] for a in node.actions)      # u_i(h)
+    if p == i:
         for a in node.actions:
-            # u_p(ha) - u_p(h), with u_1 = -u_0 (zero-sum)
-            gain = value[a] - v if p == 0 else v - value[a]
-            # pi_{-p}(h) (u_p(ha) - u_p(h))
-            node.regret[a] += reach[1 - p] * gain
-            node.strategy_sum[a] += reach[p] * sigma[a]  # pi_p(h) sigma(I, a)
+            # R(I, a) += pi_{-i}(h) (u_i(ha) - u_i(h))
+            node.regret[a] += reach[1 - i] * (value[a] - v)
+            node.strategy_sum[a] += reach[i] * sigma[a]     # pi_i(h) sigma(I, a)
     return v
 
 
@@ -162,10 +152,10 @@ def outcome_sampling(state: State, i: int, pi_o: float, q: float,
     terminal ``z`` (``i``'s part of the path below ``h``), an unbiased estimate of
     ``u_i(h)``.
 
-    At ``i``'s infosets, with sampled action ``a*`` and ``w = pi_{-i}(h) / q(h)``:
-    ``c(a*) = v(ha*) / xi(a*)``, ``c(a) = 0`` otherwise, ``v = sigma(a*) c(a*)``
-    and ``R(I, a) += w (c(a) - v)``. At the opponent's infosets the average
-    strategy gets the stochastically weighted update ``S(I, a) += w sigma(I, a)``:
+    At ``i``'s infosets, with sampled action ``a*`` and ``rho = pi_{-i}(h) / q(h)``:
+    ``c(a*) = u(ha*) / xi(a*)``, ``c(a) = 0`` otherwise, ``u = sigma(a*) c(a*)``
+    and ``R(I, a) += rho (c(a) - u)``. At the opponent's infosets the average
+    strategy gets the stochastically weighted update ``S(I, a) += rho sigma(I, a)``:
     ``h`` is sampled with probability ``q(h)``, so its expectation is
     ``pi_{-i}(h)`` (the opponent's reach times chance) times ``sigma``, right up to
     a constant of ``I``.
@@ -178,20 +168,20 @@ def outcome_sampling(state: State, i: int, pi_o: float, q: float,
         return outcome_sampling(child, i, pi_o * p, q * p, table, rng, epsilon)
     node = table.node(state)
     sigma = regret_matching(node.regret)            # sigma^t(I)
-    w = pi_o / q                                    # pi_{-i}(h) / q(h)
+    rho = pi_o / q                                  # pi_{-i}(h) / q(h)
     if state.current_player() == i:
         n = len(sigma)
         # exploration policy
         xi = {a: epsilon / n + (1.0 - epsilon) * s for a, s in sigma.items()}
         a = node.actions[sample(list(xi.values()), rng.random())]
         c = outcome_sampling(state.child(a), i, pi_o, q * xi[a], table, rng,
-                             epsilon) / xi[a]       # c(a*) = v(ha*) / xi(a*)
-        v = sigma[a] * c                            # v(h) = sum_a sigma(a) c(a)
+                             epsilon) / xi[a]       # c(a*) = u(ha*) / xi(a*)
+        u = sigma[a] * c                            # u(h) = sum_a sigma(a) c(a)
         for b in node.actions:
-            node.regret[b] += w * ((c if b == a else 0.0) - v)      # w (c(b) - v)
-        return v
+            node.regret[b] += rho * ((c if b == a else 0.0) - u)    # rho (c(b) - u)
+        return u
     for b in node.actions:
-        node.strategy_sum[b] += w * sigma[b]        # stochastically weighted
+        node.strategy_sum[b] += rho * sigma[b]      # stochastically weighted
     # opponent plays a ~ sigma(I)
     a = node.actions[sample(list(sigma.values()), rng.random())]
     return outcome_sampling(state.child(a), i, pi_o * sigma[a], q * sigma[a],

@@ -22,7 +22,9 @@ class ChanceSamplingCFR(SamplingSolver):
     probability, so the expected update is the counterfactual regret) and
     ``S(I, a) += pi_i(h) sigma(I, a)`` to the average strategy. With ``alternating=True`` an
     iteration is a traversal for player 0 and then one for player 1 (which already plays player
-    0's new strategy); with ``alternating=False`` one traversal updates both players. Subtrees
+    0's new strategy); with ``alternating=False`` both players' traversals take the same deal and
+    the same ``sigma^t`` (compiled: one traversal updates both; ``"states"``: two walks, so twice
+    the nodes touched). Subtrees
     that both players reach with probability 0 are skipped (nothing in them would change).
 
     ``seed`` seeds the ``numpy.random.Generator`` ``rng``; ``backend`` is ``"tree"``,

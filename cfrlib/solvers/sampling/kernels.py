@@ -484,11 +484,11 @@ def _os_walk(t, i, epsilon, regret, strategy_sum, sigma, xi, path_node, path_act
 
     With a ``baseline`` (``2 x num_nodes``, ``b_i(h, a)`` stored at the child ``ha``; zero rows
     for none) the values going up are baseline-corrected (Schmid et al. 2019): at ``h`` with
-    the sampled ``a*``, ``c(a) = b(h, a)`` for ``a != a*`` and ``c(a*) = b(h, a*) + (v(ha*) -
-    b(h, a*)) / xi(h, a*)``, and ``v(h) = sum_a p(h, a) c(a)`` (``p`` is ``sigma`` or chance's
+    the sampled ``a*``, ``c(a) = b(h, a)`` for ``a != a*`` and ``c(a*) = b(h, a*) + (u(ha*) -
+    b(h, a*)) / xi(h, a*)``, and ``u(h) = sum_a p(h, a) c(a)`` (``p`` is ``sigma`` or chance's
     probabilities); at chance and opponent nodes ``xi = p``, so that is ``sum_a p(h, a) b(h, a)
-    + v(ha*) - b(h, a*)``. Then ``b(h, a*) <- (1 - rate) b(h, a*) + rate v(ha*)``. Without one,
-    ``c(a) = 0`` off the path and chance and opponent nodes pass ``v`` up unchanged: plain
+    + u(ha*) - b(h, a*)``. Then ``b(h, a*) <- (1 - rate) b(h, a*) + rate u(ha*)``. Without one,
+    ``c(a) = 0`` off the path and chance and opponent nodes pass ``u`` up unchanged: plain
     outcome sampling, the arithmetic of ``b = 0`` term by term."""
     n, pi_o, q, touched, depth = 0, 1.0, 1.0, 0, 0
     keep = 1.0 - epsilon

@@ -18,21 +18,21 @@ class OutcomeSamplingMCCFR(SamplingSolver):
     """MCCFR that samples one trajectory per traversal: chance and the opponent on policy, the
     traverser from ``xi(I) = epsilon * uniform + (1 - epsilon) * sigma(I)``.
 
-    An iteration is a traversal for player 0, then one for player 1. With ``w = pi_{-i}(h) /
+    An iteration is a traversal for player 0, then one for player 1. With ``rho = pi_{-i}(h) /
     q(h)`` (counterfactual reach over sampling probability) and the importance-weighted value
-    ``c(a*) = v(ha*) / xi(a*)`` of the sampled action (0 for the others), the traverser's regrets
-    get ``R(I, a) += w (c(a) - sigma(a*) c(a*))``. The average strategy is updated
+    ``c(a*) = u(ha*) / xi(a*)`` of the sampled action (0 for the others), the traverser's regrets
+    get ``R(I, a) += rho (c(a) - sigma(a*) c(a*))``. The average strategy is updated
     *stochastically weighted*, at the opponent's infosets on the sampled path:
-    ``S(I, a) += w sigma(I, a)`` (the path reaches ``h`` with probability ``q(h)``, so the
+    ``S(I, a) += rho sigma(I, a)`` (the path reaches ``h`` with probability ``q(h)``, so the
     expected update is the opponent's reach, chance included, times ``sigma``; chance's share is
     a constant of ``I``, which normalisation removes). ``epsilon`` must be in (0, 1].
 
     ``baseline="learned"`` is VR-MCCFR (Schmid, Burch, Lanctot, Moravcik, Kadlec and Bowling
     2019): every node of the path, chance's and the opponent's included, sends up the
-    baseline-corrected value ``v(h) = sum_a p(h, a) c(a)`` with ``c(a*) = b(h, a*) + (v(ha*) -
+    baseline-corrected value ``u(h) = sum_a p(h, a) c(a)`` with ``c(a*) = b(h, a*) + (u(ha*) -
     b(h, a*)) / xi(h, a*)`` for the sampled action and ``c(a) = b(h, a)`` for the others (``p``
     and ``xi`` are the strategy and the sampling probabilities there), and the traverser's
-    regrets get ``R(I, a) += w (c(a) - v(h))``. Unbiased for any baseline fixed before the
+    regrets get ``R(I, a) += rho (c(a) - u(h))``. Unbiased for any baseline fixed before the
     trajectory; ``b = 0`` is plain outcome sampling. The baseline is learned per history (the
     paper keeps one per augmented infoset of the traverser, ``b_i(I_i(h), a)``; a history
     determines more, and the compiled tree indexes it directly): each player's exponentially

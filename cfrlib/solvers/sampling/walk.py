@@ -20,6 +20,7 @@ the infosets met.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator, Mapping
 from functools import cached_property
 from typing import Any, NamedTuple, cast
@@ -247,6 +248,22 @@ class UniformStream:
         self.buffer.extend(self.rng.random(self.block)[::-1].tolist())
 
 
+class RecordedDraws:
+    """Uniform draws from ``draw()``, remembered, so that ``replay()`` hands the same numbers in
+    the same order to a second walk."""
+
+    def __init__(self, draw: Callable[[], float]) -> None:
+        self.draw, self.drawn = draw, list[float]()
+
+    def random(self) -> float:
+        u = self.draw()
+        self.drawn.append(u)
+        return u
+
+    def replay(self) -> RecordedDraws:
+        return RecordedDraws(iter(self.drawn).__next__)
+
+
 class StateWalk:
     """The textbook recursions on the state API: an ``InfosetTable`` over the infosets met,
     filled with draws from a ``UniformStream``. ``compilable()`` says whether the game may be
@@ -271,11 +288,12 @@ class StateWalk:
         nodes touched."""
         before, table, scheme = self.table.nodes_touched, self.table, self.scheme
         rng = cast(np.random.Generator, self.uniforms)  # the recursions call only .random()
-        players = ((0,), (1,)) if scheme.alternating else ((0, 1),)
         for _ in range(n):
-            if scheme.walk == "chance":
-                for updating in players:
-                    chance_sampling_cfr(self.game.initial_state(), updating, (1.0, 1.0), table, rng)
+            if scheme.walk == "chance" and not scheme.alternating:
+                self.chance_walks_against_sigma_t()
+            elif scheme.walk == "chance":
+                for i in (0, 1):
+                    chance_sampling_cfr(self.game.initial_state(), i, (1.0, 1.0), table, rng)
             else:
                 for i in (0, 1):
                     if scheme.walk == "external":
@@ -284,6 +302,20 @@ class StateWalk:
                         outcome_sampling(self.game.initial_state(), i, 1.0, 1.0, table, rng,
                                          scheme.epsilon)
         return self.table.nodes_touched - before
+
+    def chance_walks_against_sigma_t(self) -> None:
+        """Simultaneous updates: both players walk against ``sigma^t`` with the same chance
+        draws before either update shows (the compiled walk does both in one traversal, with the
+        same numbers on games whose walks meet an infoset at most once). Player 1 walks on a copy
+        of the table taken before player 0's walk; its infosets are then copied back."""
+        before, draws = copy.deepcopy(self.table), RecordedDraws(self.uniforms.random)
+        chance_sampling_cfr(self.game.initial_state(), 0, (1.0, 1.0), self.table,
+                            cast(np.random.Generator, draws))
+        touched = before.nodes_touched
+        chance_sampling_cfr(self.game.initial_state(), 1, (1.0, 1.0), before,
+                            cast(np.random.Generator, draws.replay()))
+        self.table.update({key: node for key, node in before.items() if key[0] == 1})
+        self.table.nodes_touched += before.nodes_touched - touched
 
     def average_strategy(self) -> Strategy:
         """With a compilable game, the arithmetic of ``TreeWalk`` on the same padded sums
