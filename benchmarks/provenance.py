@@ -61,6 +61,9 @@ RECORDED: dict[str, Recorded] = {
     "public_chance": Recorded("benchmarks/public_chance.py", _SAMPLING),
     "deep_cfr": Recorded("benchmarks/deep_cfr.py", ("cfrlib.deep_cfr",)),
     "last_iterate": Recorded("benchmarks/last_iterate_curves.py", _FULLWIDTH),
+    "depth_limited_study": Recorded("benchmarks/depth_limited_study.py",
+                                    ("cfrlib.depth_limited", "cfrlib.subgame", "cfrlib.off_tree",
+                                     "cfrlib.games.no_limit_leduc")),
 }
 """Every recorded data set (the names of ``cfrbook.datasets.NAMES``)."""
 

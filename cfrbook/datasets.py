@@ -17,7 +17,8 @@ from typing import Any
 from cfrlib.errors import CfrlibError
 
 NAMES = ("comparison", "sampling_curves", "lp_vs_cfr", "distributed", "frontier_curves", "subgame_study",
-         "sampling_rules", "regret_pruning", "vr_mccfr", "public_chance", "deep_cfr", "last_iterate")
+         "sampling_rules", "regret_pruning", "vr_mccfr", "public_chance", "deep_cfr", "last_iterate",
+         "depth_limited_study")
 """The recorded data sets."""
 
 

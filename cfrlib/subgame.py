@@ -12,13 +12,13 @@ replaces ``sigma`` below the roots by the solution of a small game built from ``
   players' strategies come from its solution. The beliefs assume the opponent keeps to the
   blueprint, so the result can be *more* exploitable than ``sigma`` (Coin Toss).
 
-The three safe methods refine one player ``p`` at a time against an opponent ``o = 1 - p`` who
-may leave. Write ``pi_{-o}(h)`` for the reach of ``h`` by chance and ``p`` (the opponent's own
+The three safe methods refine one player ``i`` at a time against an opponent ``o = 1 - i`` who
+may leave. Write ``pi_{-o}(h)`` for the reach of ``h`` by chance and ``i`` (the opponent's own
 actions left out), group the roots into the opponent's infosets ``g`` at the root (histories
 that share an opponent infoset below them; roots the opponent cannot tell apart and never acts
 below stay apart, which only adds constraints), ``w(g) = sum_{h in g} pi_{-o}(h)``, and
-``CBV(g) = sum_{h in g} pi_{-o}(h) * E[u_o | h, BR_o(sigma_p), sigma_p]`` the opponent's
-counterfactual best-response value against the blueprint. A new strategy ``sigma'_p`` in ``S``
+``CBV(g) = sum_{h in g} pi_{-o}(h) * E[u_o | h, BR_o(sigma_i), sigma_i]`` the opponent's
+counterfactual best-response value against the blueprint. A new strategy ``sigma'_i`` in ``S``
 is safe when no ``CBV'(g)`` exceeds what the opponent could already get:
 
 * ``"resolve"`` (Burch, Johanson and Bowling 2014, the CFR-D gadget): chance deals ``h`` with
@@ -27,7 +27,7 @@ is safe when no ``CBV'(g)`` exceeds what the opponent could already get:
   ``CBV'(g) <= CBV(g)`` for every ``g``.
 * ``"maxmargin"`` (Moravcik, Schmid, Ha, Hladik and Gaukrodger 2016): the opponent picks ``g``,
   chance deals ``h`` in ``g`` with probability ``pi_{-o}(h) / w(g)``, and every payoff of the
-  opponent below ``g`` is lowered by ``CBV(g) / w(g)``. Player ``p`` maximises the smallest
+  opponent below ``g`` is lowered by ``CBV(g) / w(g)``. Player ``i`` maximises the smallest
   margin ``M(g) = (CBV(g) - CBV'(g)) / w(g)``; the blueprint has every margin 0, so the
   solution's are all ``>= 0``.
 * ``"reach"`` (Brown and Sandholm 2017, reach-maxmargin): as maxmargin, with every margin raised
@@ -40,7 +40,7 @@ is safe when no ``CBV'(g)`` exceeds what the opponent could already get:
   strategy is safe even with every subgame re-solved at once (one subgame alone may use the
   whole gifts, as in play, where only the subgame reached is solved).
 
-A player's exploitability term ``max u_o(BR, sigma_p)`` is the sum of ``CBV`` over the
+A player's exploitability term ``max u_o(BR, sigma_i)`` is the sum of ``CBV`` over the
 opponent's infosets, so each safe method gives a combined strategy no more exploitable than the
 blueprint (up to the gadget solver's accuracy; the LP is exact). :class:`SubgameSolver` builds
 the gadgets as :class:`~cfrlib.games.ExplicitGame` objects, solves them with the sequence-form
@@ -49,7 +49,7 @@ LP (:func:`cfrlib.solve_lp`) or CFR+, and combines the results with the blueprin
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -65,8 +65,8 @@ from .solvers import CFRPlus
 from .strategy import Strategy, StrategyLike, as_strategy
 from .tree import Tree
 
-__all__ = ["METHODS", "Subgame", "SubgameSolver", "subgames", "chance_subgames", "resolve_subgames",
-           "blueprint_study"]
+__all__ = ["METHODS", "Subgame", "SubgameSolver", "subgames", "chance_subgames", "subgames_after",
+           "public_states", "resolve_subgames", "blueprint_study"]
 
 METHODS = ("unsafe", "resolve", "maxmargin", "reach")
 """The re-solving methods, unsafe first (see the module docstring)."""
@@ -105,10 +105,12 @@ def subgames(game: Game, histories: Iterable[Sequence[str]]) -> list[Subgame]:
     return _partition(game, tree, roots)
 
 
-def chance_subgames(game: Game) -> list[Subgame]:
+def chance_subgames(game: Game, before_chance: bool = False) -> list[Subgame]:
     """The subgames that start where chance acts for the first time after a player has (the
     second betting round of Leduc, after the board card): the children of those chance nodes,
-    grouped by :func:`subgames`'s rule."""
+    grouped by :func:`subgames`'s rule. With ``before_chance=True`` the roots are those chance
+    nodes themselves (Leduc: 5 subgames, one per first-round line that ends in a call; the depth
+    limit of :mod:`cfrlib.depth_limited`)."""
     tree = game.tree()
     acted = np.zeros(tree.num_nodes, dtype=bool)  # a player acted on the path to the node
     inside = np.zeros(tree.num_nodes, dtype=bool)  # at or below a root already chosen
@@ -119,10 +121,47 @@ def chance_subgames(game: Game) -> list[Subgame]:
         first[nodes] = (tree.player[par] == CHANCE) & acted[par] & ~inside[par]
         inside[nodes] = inside[par] | first[nodes]
         acted[nodes] = acted[par] | (tree.player[par] >= 0)
-    roots = np.flatnonzero(first).tolist()
+    roots = (np.unique(tree.parent[first]) if before_chance else np.flatnonzero(first)).tolist()
     if not roots:
         raise SubgameError(f"{game.name} has no chance node after a player's action")
     return _partition(game, tree, roots)
+
+
+def subgames_after(game: Game, actions: Collection[str]) -> list[Subgame]:
+    """The subgames rooted right after any of ``actions`` (names of players' actions), the
+    shallowest only (a root with such an action above it belongs to the subgame above), grouped by
+    :func:`subgames`'s rule: where an off-tree action was taken (nested solving)."""
+    tree, names = game.tree(), set(actions)
+    taken = np.zeros(tree.num_nodes, dtype=bool)  # the edge into the node is one of `actions`
+    above = np.zeros(tree.num_nodes, dtype=bool)  # one of them was taken on the path to the node
+    for d in range(1, tree.depth_max + 1):
+        nodes = np.arange(tree.level_offsets[d], tree.level_offsets[d + 1])
+        par = tree.parent[nodes]
+        taken[nodes] = [tree.player[p] >= 0 and tree.infoset_actions[tree.infoset[p]][a] in names
+                        for p, a in zip(par.tolist(), tree.action[nodes].tolist())]
+        above[nodes] = above[par] | taken[par]
+    roots = np.flatnonzero(taken & ~above).tolist()
+    if not roots:
+        raise SubgameError(f"{game.name} has no history with an action among {sorted(names)}")
+    return _partition(game, tree, roots)
+
+
+def public_states(game: Game, player: int) -> list[Subgame]:
+    """The subgames rooted where ``player`` acts, one for each public state (in Leduc: the
+    betting so far and the board, the private cards free), shallowest first: at each depth, the
+    decision nodes of ``player`` grouped by :func:`subgames`'s rule. These are the points where
+    a continual re-solver (:mod:`cfrlib.depth_limited`) re-solves. Raises
+    :class:`~cfrlib.errors.SubgameError` when the groups of one depth are not closed (an infoset
+    with histories at several depths)."""
+    if player not in (0, 1):
+        raise SubgameError(f"player must be 0 or 1, got {player!r}")
+    tree, out = game.tree(), []
+    for d in range(tree.depth_max + 1):
+        nodes = np.arange(tree.level_offsets[d], tree.level_offsets[d + 1])
+        roots = nodes[tree.player[nodes] == player].tolist()
+        if roots:
+            out.extend(_partition(game, tree, roots))
+    return out
 
 
 def resolve_subgames(game: Game, blueprint: StrategyLike, parts: Sequence[Subgame], method: str,
@@ -137,7 +176,7 @@ class SubgameSolver:
     """Re-solves the subgames ``parts`` of ``game`` against ``blueprint`` (module docstring).
 
     The opponent's counterfactual best-response values and gifts against the blueprint are
-    computed once, here; :meth:`gadget` builds the game solved for one subgame, method and
+    computed once, when a gadget first needs them; :meth:`gadget` builds the game solved for one subgame, method and
     refined player, :meth:`solve` combines all of them with the blueprint and
     :meth:`exploitabilities` measures the results exactly.
     """
@@ -158,9 +197,28 @@ class SubgameSolver:
         tree, probs = self.tree, self.blueprint.probs
         self.reach = _reaches(tree, probs)  # rows: player 0, player 1; chance is tree.chance_reach
         self._last_seq = _last_sequences(tree)
-        self._cbv = [_best_response_node_values(game, tree, probs, o, self.reach[1 - o]) for o in (0, 1)]
-        self._groups = [[_opponent_groups(tree, part, o) for part in self.parts] for o in (0, 1)]
-        self._budgets = [self._gift_budgets(o) for o in (0, 1)]
+        # the opponent o's tables, computed when a gadget first needs them (the unsafe one needs none)
+        self._cbv_of: dict[int, NDArray[np.float64]] = {}
+        self._groups_of: dict[int, list[list[NDArray[np.intp]]]] = {}
+        self._budgets_of: dict[int, list[NDArray[np.float64]]] = {}
+
+    def _cbv(self, o: int) -> NDArray[np.float64]:
+        """The opponent's counterfactual best-response value at every node."""
+        if o not in self._cbv_of:
+            self._cbv_of[o] = _best_response_node_values(self.game, self.tree, self.blueprint.probs, o,
+                                                         self.reach[1 - o])
+        return self._cbv_of[o]
+
+    def _groups(self, o: int) -> list[list[NDArray[np.intp]]]:
+        """Each subgame's roots grouped into the opponent's root infosets."""
+        if o not in self._groups_of:
+            self._groups_of[o] = [_opponent_groups(self.tree, part, o) for part in self.parts]
+        return self._groups_of[o]
+
+    def _budgets(self, o: int) -> list[NDArray[np.float64]]:
+        if o not in self._budgets_of:
+            self._budgets_of[o] = self._gift_budgets(o)
+        return self._budgets_of[o]
 
     # ----------------------------------------------------------------- values at the roots
     def counterfactual_reach(self, opponent: int) -> NDArray[np.float64]:
@@ -179,14 +237,15 @@ class SubgameSolver:
         k = self.parts.index(part)
         w_h = self.counterfactual_reach(o)
         out: list[tuple[str, NDArray[np.intp], float]] = []
-        for j, roots in enumerate(self._groups[o][k]):
+        cbv = self._cbv(o)
+        for j, roots in enumerate(self._groups(o)[k]):
             w = w_h[roots].sum()
             if w <= 0:
                 continue
-            extra = self._budgets[o][k][j] if method == "reach" else 0.0
+            extra = self._budgets(o)[k][j] if method == "reach" else 0.0
             name = self._group_name(roots[0], o)
             out.append((f"{name} #{j}" if any(name == n for n, _, _ in out) else name,
-                        roots[w_h[roots] > 0], float((self._cbv[o][roots].sum() + extra) / w)))
+                        roots[w_h[roots] > 0], float((cbv[roots].sum() + extra) / w)))
         return out
 
     def _group_name(self, root: int, o: int) -> str:
@@ -204,8 +263,9 @@ class SubgameSolver:
         mine = np.repeat(tree.infoset_player == o, tree.max_actions) & tree.action_mask.ravel()
         gift[:-1][mine] = (np.repeat(v, tree.max_actions) - q[:-1])[mine]
         w_h = self.counterfactual_reach(o)
-        chains = [[self._chain(int(self._last_seq[o][g[0]])) for g in groups] for groups in self._groups[o]]
-        weights = [[float(w_h[g].sum()) for g in groups] for groups in self._groups[o]]
+        groups_o = self._groups(o)
+        chains = [[self._chain(int(self._last_seq[o][g[0]])) for g in groups] for groups in groups_o]
+        weights = [[float(w_h[g].sum()) for g in groups] for groups in groups_o]
         total = np.zeros(tree.num_sequences + 1)
         for chain_k, w_k in zip(chains, weights):
             for chain, w in zip(chain_k, w_k):
@@ -289,16 +349,20 @@ class SubgameSolver:
         return tuple(where[int(h)] for h in roots)
 
     # ---------------------------------------------------------------------------- solving
-    def solve(self, method: str, iterations: int | None = None) -> Strategy:
+    def solve(self, method: str, iterations: int | None = None,
+              players: Sequence[int] = (0, 1)) -> Strategy:
         """The blueprint with every subgame re-solved by ``method``: the gadgets solved by the LP
         (``iterations=None``, exact) or by ``iterations`` CFR+ iterations (average strategy).
-        Subgames the beliefs never reach keep the blueprint."""
+        A safe method refines the strategies of ``players`` only (one gadget each); ``"unsafe"``
+        always replaces both. Subgames the beliefs never reach keep the blueprint."""
         _check_method(method)
         if iterations is not None:
             check_iterations(iterations)
+        if not players or any(p not in (0, 1) for p in players):
+            raise SubgameError(f"players must be some of 0 and 1, got {players!r}")
         probs = self.blueprint.to_array()
         for part in self.parts:
-            for player in ((0, 1) if method != "unsafe" else (None,)):
+            for player in (tuple(players) if method != "unsafe" else (None,)):
                 try:
                     game = self.gadget(part, method, player if player is not None else 0)
                 except SubgameError:  # unreached: the blueprint stays
@@ -360,14 +424,17 @@ class _Builder:
         self.nodes[i] = Node(TERMINAL, payoffs=(u0, self.tree.constant_sum - u0))
         return i
 
-    def copy(self, n: int, shift: float) -> int:
-        """Copy node ``n`` and everything below it, with player 0's payoffs moved by ``shift``."""
+    def copy(self, n: int, shift: float, leaf: Callable[[int], int | None] | None = None) -> int:
+        """Copy node ``n`` and everything below it, with player 0's payoffs moved by ``shift``;
+        where ``leaf(m)`` returns a node of the copy, that node stands for ``m`` and its subtree."""
         t = self.tree
+        if leaf is not None and (stand_in := leaf(n)) is not None:
+            return stand_in
         if t.player[n] == TERMINAL:
             return self.terminal(float(t.payoff[n]) + shift)
         i = self.reserve()
         kids = range(int(t.first_child[n]), int(t.first_child[n] + t.num_children[n]))
-        children = tuple(self.copy(k, shift) for k in kids)
+        children = tuple(self.copy(k, shift, leaf) for k in kids)
         if t.player[n] == CHANCE:
             self.nodes[i] = Node(CHANCE, None, tuple(str(k) for k in range(len(children))),
                                  children, tuple(float(t.chance_prob[k]) for k in kids))

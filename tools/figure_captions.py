@@ -698,6 +698,32 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "re-solve, maxmargin and reach fall together, the safe ones slightly lower; unsafe "
             "starts lowest but flattens and ends far above."),
     },
+    ("14_subgame_solving.ipynb", "ch14-search-study"): {
+        "name": "fig-ch14-search",
+        "caption": (
+            "Exploitability on Leduc (recorded) against iterations: of CFR+ blueprints, of the "
+            "depth-limited agents built on them with k = 1, 3 and 5 continuations at the end of the "
+            "first round and of continual re-solving with as many CFR+ iterations a solve (all "
+            "against the blueprint's iterations), and of depth-limited CFR+ with exact values over "
+            "ranges (against its own). One value per leaf stalls "
+            "near 0.1; more continuations and continual re-solving follow the blueprint from above."),
+        "alt": (
+            "Log-log plot of exploitability against iterations: the blueprint falls to 0.0002; "
+            "depth-limited k = 1 levels off near 0.13, k = 3 near 0.003; k = 5 and continual "
+            "re-solving stay a little above the blueprint; exact values fall to 0.02."),
+    },
+    ("14_subgame_solving.ipynb", "ch14-off-tree-study"): {
+        "name": "fig-ch14-off-tree",
+        "caption": (
+            "Exploitability in no-limit Leduc (recorded) of the LP's equilibrium with half-pot and "
+            "two-pot bets, in the game that adds the opponent's bet size on the horizontal axis: "
+            "played by pseudo-harmonic action translation, and with nested safe solving after the "
+            "new bet. Nested solving is lower at every size; both cost most outside the known sizes."),
+        "alt": (
+            "Two lines against the bet size from a quarter pot to four pots, log scale, dashed "
+            "verticals at 0.5 and 2: translation near 0.05 to 0.07 between them and up to 0.28 "
+            "outside; nested solving below it everywhere, at most 0.17."),
+    },
     ("14_subgame_solving.ipynb", "ch14-coin-tree"): {
         "name": "fig-ch14-coin-toss",
         "caption": (
