@@ -118,8 +118,8 @@ class TextbookCFR:
                 # R^t = R^{t-1} + r^t in vanilla CFR
                 info.regret[a] = self.rule.regret(info.regret[a], info.instant[a],
                                                   self.t)
-            # regret matching in vanilla CFR (instant: used only by predictive CFR+,
-            # chapter 9)
+            # regret matching in vanilla CFR (instant: used only by
+            # predictive CFR+, chapter 9)
             info.strategy = self.rule.strategy(info.regret, info.instant)
             info.instant = {a: 0.0 for a in info.actions}
             info.reached = {a: 0.0 for a in info.actions}

@@ -85,7 +85,7 @@ def best_response_value(game: Game, strategy: StrategyTable, player: int) -> flo
     def value(h: State) -> float:                   # u_i(h) with i best responding
         if h.is_terminal():
             u0 = h.returns()[0]
-            # u_1 = constant_sum - u_0; constant_sum is 0 in every game of this book
+            # u_1 = constant_sum - u_0 (constant_sum is 0 in every game here)
             return u0 if player == 0 else game.constant_sum - u0
         if h.is_chance():
             return sum(p * value(h.child(a)) for a, p in h.chance_outcomes())

@@ -65,12 +65,14 @@ def sample_chance(state: State, rng: np.random.Generator) -> tuple[State, float]
 # Shown in the book: chapter 6.
 def chance_sampling_cfr(state: State, i: int, reach: tuple[float, float],
                         table: InfosetTable, rng: np.random.Generator) -> float:
-    """One walk of chance-sampled CFR for player ``i``; returns a sampled ``u_i(state)``.
+    """One walk of chance-sampled CFR for player ``i``; returns a sampled
+    ``u_i(state)``.
 
-    Chapter 4's walk with one outcome drawn at each chance node and no chance reach carried:
-    at ``i``'s infosets ``R(I, a) += pi_{-i}(h) (u_i(ha) - u_i(h))`` with ``pi_{-i}`` the
-    opponent's reach only (chance is left out because the walk meets ``h`` with exactly chance's
-    probability), and ``S(I, a) += pi_i(h) sigma(I, a)``. ``reach = (pi_0(h), pi_1(h))``.
+    Chapter 4's walk with one outcome drawn at each chance node and no chance
+    reach carried: at ``i``'s infosets ``R(I, a) += pi_{-i}(h) (u_i(ha) - u_i(h))``
+    with ``pi_{-i}`` the opponent's reach only (chance is left out because the
+    walk meets ``h`` with exactly chance's probability), and
+    ``S(I, a) += pi_i(h) sigma(I, a)``. ``reach = (pi_0(h), pi_1(h))``.
     """
     table.nodes_touched += 1
     if state.is_terminal():
@@ -79,15 +81,15 @@ def chance_sampling_cfr(state: State, i: int, reach: tuple[float, float],
         child, _ = sample_chance(state, rng)        # one outcome, no chance weight
         return chance_sampling_cfr(child, i, reach, table, rng)
     if reach[0] == 0.0 and reach[1] == 0.0:
-        return 0.0                                  # the cut: nothing below can change
+        return 0.0                                  # the cut: nothing can change
     p = state.current_player()
     node = table.node(state)
     sigma = regret_matching(node.regret)            # sigma^t(I)
     value = {}                                      # u_i(ha)
     for a in node.actions:
-        child_reach = list(reach)
-        child_reach[p] *= sigma[a]                  # pi_p(ha) = pi_p(h) sigma(I, a)
-        value[a] = chance_sampling_cfr(state.child(a), i, (child_reach[0], child_reach[1]),
+        child = list(reach)
+        child[p] *= sigma[a]                        # pi_p(ha) = pi_p(h) sigma
+        value[a] = chance_sampling_cfr(state.child(a), i, (child[0], child[1]),
                                        table, rng)
     u = sum(sigma[a] * value[a] for a in node.actions)      # u_i(h)
     if p == i:
@@ -152,10 +154,12 @@ def outcome_sampling(state: State, i: int, pi_o: float, q: float,
     terminal ``z`` (``i``'s part of the path below ``h``), an unbiased estimate of
     ``u_i(h)``.
 
-    At ``i``'s infosets, with sampled action ``a*`` and ``rho = pi_{-i}(h) / q(h)``:
+    At ``i``'s infosets, with sampled action ``a*`` and
+    ``rho = pi_{-i}(h) / q(h)``:
     ``c(a*) = u(ha*) / xi(a*)``, ``c(a) = 0`` otherwise, ``u = sigma(a*) c(a*)``
     and ``R(I, a) += rho (c(a) - u)``. At the opponent's infosets the average
-    strategy gets the stochastically weighted update ``S(I, a) += rho sigma(I, a)``:
+    strategy gets the stochastically weighted update
+    ``S(I, a) += rho sigma(I, a)``:
     ``h`` is sampled with probability ``q(h)``, so its expectation is
     ``pi_{-i}(h)`` (the opponent's reach times chance) times ``sigma``, right up to
     a constant of ``I``.
@@ -178,7 +182,7 @@ def outcome_sampling(state: State, i: int, pi_o: float, q: float,
                              epsilon) / xi[a]       # c(a*) = u(ha*) / xi(a*)
         u = sigma[a] * c                            # u(h) = sum_a sigma(a) c(a)
         for b in node.actions:
-            node.regret[b] += rho * ((c if b == a else 0.0) - u)    # rho (c(b) - u)
+            node.regret[b] += rho * ((c if b == a else 0.0) - u)  # rho (c(b) - u)
         return u
     for b in node.actions:
         node.strategy_sum[b] += rho * sigma[b]      # stochastically weighted
