@@ -87,9 +87,9 @@ def chance_sampling_cfr(state: State, i: int, reach: tuple[float, float],
     sigma = regret_matching(node.regret)            # sigma^t(I)
     value = {}                                      # u_i(ha)
     for a in node.actions:
-        child = list(reach)
-        child[p] *= sigma[a]                        # pi_p(ha) = pi_p(h) sigma
-        value[a] = chance_sampling_cfr(state.child(a), i, (child[0], child[1]),
+        below = list(reach)
+        below[p] *= sigma[a]                        # pi_p(ha) = pi_p(h) sigma
+        value[a] = chance_sampling_cfr(state.child(a), i, (below[0], below[1]),
                                        table, rng)
     u = sum(sigma[a] * value[a] for a in node.actions)      # u_i(h)
     if p == i:
