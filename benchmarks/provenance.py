@@ -60,6 +60,9 @@ RECORDED: dict[str, Recorded] = {
     "vr_mccfr": Recorded("benchmarks/vr_mccfr.py", _SAMPLING),
     "public_chance": Recorded("benchmarks/public_chance.py", _SAMPLING),
     "deep_cfr": Recorded("benchmarks/deep_cfr.py", ("cfrlib.deep_cfr",)),
+    "holdem": Recorded("benchmarks/holdem_chapter.py",
+                       ("cfrlib.holdem.solver", "cfrlib.holdem.showdown", "cfrlib.holdem.tree", "cfrlib.holdem.game",
+                        "cfrlib.solvers.regret_minimizers")),
 }
 """Every recorded data set (the names of ``cfrbook.datasets.NAMES``)."""
 

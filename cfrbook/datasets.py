@@ -17,7 +17,7 @@ from typing import Any
 from cfrlib.errors import CfrlibError
 
 NAMES = ("comparison", "sampling_curves", "lp_vs_cfr", "distributed", "frontier_curves", "subgame_study",
-         "sampling_rules", "regret_pruning", "vr_mccfr", "public_chance", "deep_cfr")
+         "sampling_rules", "regret_pruning", "vr_mccfr", "public_chance", "deep_cfr", "holdem")
 """The recorded data sets."""
 
 
