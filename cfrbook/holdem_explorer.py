@@ -193,7 +193,7 @@ class SpotExplorer:
 _STYLE = """<style>
 .cfrlib-spot{font-size:.9rem;max-width:40rem}
 .cfrlib-spot button{font:inherit;margin:.15rem .25rem .15rem 0;padding:.2rem .5rem;border:1px solid #888;
-border-radius:.3rem;background:#fff;cursor:pointer}
+border-radius:.3rem;background:#fff;color:#000;cursor:pointer;min-height:44px}
 .cfrlib-spot button:disabled{cursor:default;opacity:.6}
 .cfrlib-spot-actions button{border-left:.8rem solid var(--c)}
 .cfrlib-spot-path button{border-style:dashed}
@@ -243,9 +243,8 @@ _SCRIPT = r"""
   function go(n) {
     current = n; picked = -1;
     const node = data.nodes[n];
-    where.textContent = data.players[node.player] + ' to act · board ' + node.board + ' · pot ' + node.pot;
+    where.textContent = data.players[node.player] + ' to act \u00b7 board ' + node.board + ' \u00b7 pot ' + node.pot;
     pathBox.replaceChildren(button('start', null, n ? () => go(0) : null));
-    let at = 0;
     node.path.forEach((step, k) => {
       const target = locate(node.path.slice(0, k + 1));
       pathBox.append(button(pretty(step), null, target !== n && target !== null ? () => go(target) : null));
@@ -259,7 +258,7 @@ _SCRIPT = r"""
       const label = pretty(a) + ' ' + (100 * freq).toFixed(1) + '%';
       if (typeof child === 'number') actBox.append(button(label, node.colors[k], () => go(child)));
       else if (child && child.deal) {
-        const b = button(label + ' → river:', node.colors[k], null);
+        const b = button(label + ' \u2192 river:', node.colors[k], null);
         actBox.append(b);
         Object.entries(child.deal).forEach(([c, m]) => {
           actBox.append(button(c, node.colors[k], typeof m === 'number' ? () => go(m) : null));
@@ -287,22 +286,14 @@ _SCRIPT = r"""
     }
     handBox.textContent = 'Click a hand class on the grid for its hands.';
   }
-  function locate(path) {  // the node index of a path of steps, or null
+  function locate(path) {  // the node index of a path of steps (an action, or the card it deals), or null
     let n = 0;
-    for (const step of path) {
-      const node = data.nodes[n];
-      const k = node.actions.indexOf(step);
-      if (k >= 0) {
-        const child = node.children[k];
-        if (typeof child !== 'number') return null;
-        n = child; continue;
-      }
-      let found = null;
-      node.children.forEach((child) => {
-        if (child && child.deal && typeof child.deal[step] === 'number') found = child.deal[step];
-      });
-      if (found === null) return null;
-      n = found;
+    for (let k = 0; k < path.length; k++) {
+      const node = data.nodes[n], a = node.actions.indexOf(path[k]);
+      const child = a < 0 ? null : node.children[a];
+      if (typeof child === 'number') n = child;
+      else if (child && child.deal && typeof child.deal[path[k + 1]] === 'number') n = child.deal[path[++k]];
+      else return null;
     }
     return n;
   }
@@ -320,8 +311,8 @@ _SCRIPT = r"""
     rows.forEach((h) => {
       const cols = [data.hands[node.player][h], (node.reach[h] / 10000).toFixed(3),
         ...node.strategy.map((s) => (s[h] / 10).toFixed(1) + '%'),
-        node.ev[h] === null ? '–' : (node.ev[h] / 10).toFixed(1),
-        node.equity[h] === null ? '–' : (node.equity[h] / 10).toFixed(1) + '%'];
+        node.ev[h] === null ? '\u2013' : (node.ev[h] / 10).toFixed(1),
+        node.equity[h] === null ? '\u2013' : (node.equity[h] / 10).toFixed(1) + '%'];
       const tr = document.createElement('tr');
       tr.innerHTML = cols.map((x) => '<td>' + x + '</td>').join('');
       body.append(tr);
