@@ -89,6 +89,9 @@ class SpotExplorer:
         game = solver.game
         if not isinstance(game, RangeGame) or game.cards_per_hand != 2 or game.deck_size != 52:
             raise ExplorerError("SpotExplorer needs a solver of a hold'em spot (two cards a hand, 52 cards)")
+        if game.names is None:
+            raise ExplorerError("SpotExplorer needs a game whose hands have names (holdem_game gives them)")
+        self.names: list[list[str]] = game.names
         self.solver, self.title = solver, title
         self.cards = [card(c) for c in cards]
         taken = set(game.board) & set(self.cards)
@@ -111,10 +114,11 @@ class SpotExplorer:
             q = public.player
             actions = solver.actions(path)
             strategy = solver.strategy(path)
-            node = {"path": [card_str(s) if isinstance(s, int) else s for s in path], "player": q,
+            children: list[Any] = []
+            node: dict[str, Any] = {"path": [card_str(s) if isinstance(s, int) else s for s in path], "player": q,
                     "board": format_cards(tree.board_at[i]),
                     "pot": game.starting_pot + 2 * public.amount, "actions": actions,
-                    "colors": action_colors(actions), "children": [],
+                    "colors": action_colors(actions), "children": children,
                     "strategy": [_scaled(row, 1000) for row in strategy],
                     "reach": _scaled(reach[q], 10000),
                     "ev": _scaled(solver.hand_values(q, path), 10),
@@ -132,18 +136,18 @@ class SpotExplorer:
                 after = [r.copy() for r in reach]
                 after[q] = after[q] * strategy[a]
                 kind = int(tree.nodes[child, KIND])
-                node["children"].append(None)
+                children.append(None)
                 if kind == PLAYER:
                     pending.append((path + [name], after, len(nodes) - 1, a))
                 elif kind == FOLD:
-                    node["children"][a] = f"{PLAYER_NAMES[q]} folds; {PLAYER_NAMES[1 - q]} wins the pot"
+                    children[a] = f"{PLAYER_NAMES[q]} folds; {PLAYER_NAMES[1 - q]} wins the pot"
                 elif kind == CHANCE:
-                    node["children"][a] = self._deal(path + [name], child, after, pending, len(nodes) - 1, a)
+                    children[a] = self._deal(path + [name], child, after, pending, len(nodes) - 1, a)
                 else:
-                    node["children"][a] = "showdown"
+                    children[a] = "showdown"
         return {"board": format_cards(game.board), "pot": game.starting_pot,
                 "stack": game.tree.config.effective_stack, "players": list(PLAYER_NAMES),
-                "hands": [list(game.names[p]) for p in range(2)],
+                "hands": [list(self.names[p]) for p in range(2)],
                 "cells": [grid_cells(game.hands[p]).tolist() for p in range(2)], "nodes": nodes}
 
     def _deal(self, path: list[str | int], chance: int, reach: list[NDArray[np.float64]],
