@@ -17,7 +17,8 @@ Run from the repository root: ``nice -n 10 python benchmarks/holdem_chapter.py``
   nodes, table rows, hands, the bytes of the float32 tables) beside postflop-solver's recorded
   memory and time to 0.5% of the pot.
 
-Writes ``cfrbook/data/holdem.json``.
+Writes ``cfrbook/data/holdem.json``: ``games["basic-turn"]`` holds the curves and the timing,
+``games["basic-flop"]`` the flop's size.
 """
 
 from __future__ import annotations
@@ -110,12 +111,16 @@ def main() -> None:
     spot = record("turn")["spot"]
     game = build(spot)
     payload = {
-        "spot": spot,
-        "curves": {name: curve(game, settings) for name, settings in VARIANTS.items()},
-        "variants": {name: {k: str(v) for k, v in settings.items()} for name, settings in VARIANTS.items()},
-        "rerun": list(RERUN),
-        "timing": [timing(game, threads) for threads in (1, 2)],
-        "flop": flop(),
+        "games": {
+            "basic-turn": {
+                "spot": spot,
+                "curves": {name: curve(game, settings) for name, settings in VARIANTS.items()},
+                "variants": {name: {k: str(v) for k, v in settings.items()} for name, settings in VARIANTS.items()},
+                "rerun": list(RERUN),
+                "timing": [timing(game, threads) for threads in (1, 2)],
+            },
+            "basic-flop": flop(),
+        },
         "machine": {"python": platform.python_version(), "cores": os.cpu_count(), "nice": os.nice(0),
                     "load_average": list(os.getloadavg()), "seconds": round(time.perf_counter() - start, 1)},
     }

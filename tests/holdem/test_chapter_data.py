@@ -17,7 +17,7 @@ from holdem_parity import build  # noqa: E402
 
 @pytest.fixture(scope="module")
 def recorded():
-    return load_json("holdem")
+    return load_json("holdem")["games"]["basic-turn"]
 
 
 def test_a_short_rerun_agrees_with_the_recorded_curves(recorded):
@@ -50,6 +50,6 @@ def test_postflop_solvers_figures_are_copied_from_its_recorded_runs(recorded):
         assert log[-1][3] <= 0.005 * recorded["spot"]["starting_pot"] < log[-2][3]
         ours = run["cfrlib"]["log"]
         assert ours[-1][3] <= 0.005 * recorded["spot"]["starting_pot"] < ours[-2][3]
-    flop = recorded["flop"]["postflop_solver"]
+    flop = load_json("holdem")["games"]["basic-flop"]["postflop_solver"]
     theirs = json.loads((ROOT / flop["source"]).read_text())["result"]
     assert flop["reached"] in theirs["exploitability_log"] and flop["memory_bytes"] == theirs["memory_bytes"]
