@@ -64,6 +64,9 @@ RECORDED: dict[str, Recorded] = {
     "depth_limited_study": Recorded("benchmarks/depth_limited_study.py",
                                     ("cfrlib.depth_limited", "cfrlib.subgame", "cfrlib.off_tree",
                                      "cfrlib.games.no_limit_leduc")),
+    "holdem": Recorded("benchmarks/holdem_chapter.py",
+                       ("cfrlib.holdem.solver", "cfrlib.holdem.showdown", "cfrlib.holdem.tree", "cfrlib.holdem.game",
+                        "cfrlib.solvers.regret_minimizers")),
 }
 """Every recorded data set (the names of ``cfrbook.datasets.NAMES``)."""
 

@@ -761,4 +761,29 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "two purple tabular curves fall together from about 2 to under 0.1; the suits-merged "
             "table ends lowest, above a dotted target line at 0.05."),
     },
+    # ---------------------------------------------------------------- chapter 16
+    ("16_holdem.ipynb", "ch16-sweep-figure"): {
+        "name": "fig-ch16-sweep",
+        "caption": (
+            "The O(n) showdown for the hand QdJd on the river Td 9d 6h Qc 2s. Top: the opponent's "
+            "hands sorted by strength, each bar its reach, coloured by whether QdJd beats it, ties "
+            "it or loses to it; the two hands holding the Qd or the Jd are blocked. Bottom: the "
+            "running sums of reach, all hands and unblocked; the unblocked sum read at lo and hi "
+            "gives what QdJd wins and loses."),
+        "alt": (
+            "Top: twelve bars of reach, weakest hand first: green hands QdJd beats, a grey tie, red "
+            "hands that beat it, two hatched blocked ones. Bottom: two rising step curves with "
+            "dotted lines at lo and hi and arrows marking W and L."),
+    },
+    ("16_holdem.ipynb", "ch16-curves"): {
+        "name": "fig-ch16-curves",
+        "caption": (
+            "CFR, CFR+ and DCFR on the turn spot Td 9d 6h Qc (pot 200, stacks 900), recorded: "
+            "exploitability in % of the pot against iterations, alternating updates, one thread. "
+            "DCFR crosses the dotted 0.5% line first, CFR+ next, vanilla CFR last."),
+        "alt": (
+            "Log-log plot of exploitability in percent of the pot against iterations 1 to 1000: "
+            "three falling curves, DCFR lowest, CFR+ close to it, CFR far above, with a dotted "
+            "line at 0.5 percent."),
+    },
 }

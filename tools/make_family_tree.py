@@ -2,7 +2,7 @@
 
 Regret matching leads to CFR; CFR branches into the Monte Carlo variants (chance, external and
 outcome sampling, then Deep CFR) and into the line of faster full-width variants (CFR+, Linear
-CFR, DCFR, predictive CFR+ and the frontier's variants); every other chapter has a box too, and
+CFR, DCFR, predictive CFR+ and the frontier's variants), subgame solving leads to hold'em spots; every other chapter has a box too, and
 each box is a link to its chapter (the introduction inlines the SVG, so that the links work). Run from anywhere: ``python tools/make_family_tree.py [output.svg]``. The
 output is deterministic (no date, fixed SVG ids), so re-running it gives no diff.
 """
@@ -46,15 +46,16 @@ NODES = {
     "deep": (-3.4, -2.0, "Deep CFR\nBrown et al. 2019", 15),
     "abstraction": (0.0, -2.0, "Abstraction and\ndistributed MCCFR", 12),
     "subgame": (3.6, -2.0, "Subgame solving\nBrown & Sandholm 2017", 14),
-    "comparison": (-1.8, -3.5, "The comparison\nat equal work", 10),
-    "own": (1.8, -3.5, "Your own game:\nJSON, Gambit, OpenSpiel", 11),
+    "comparison": (-3.4, -3.5, "The comparison\nat equal work", 10),
+    "own": (0.0, -3.5, "Your own game:\nJSON, Gambit, OpenSpiel", 11),
+    "holdem": (3.6, -3.5, "Hold'em spots:\nrange-vector CFR", 16),
 }
 COMPANIONS = {"kuhn", "games", "why", "comparison", "own"}
 FAMILY = {"rm": "#eeeeee", "cfr": "#d6e4f5", "kuhn": "#d6e4f5", "cs": "#fde2c8", "es": "#fde2c8",
           "os": "#fde2c8", "deep": "#fde2c8", "plus": "#d9f0d3", "linear": "#d9f0d3",
           "dcfr": "#d9f0d3", "pcfr": "#d9f0d3", "frontier": "#d9f0d3", "games": "#f4f4f4",
           "why": "#f4f4f4", "abstraction": "#fde2c8", "subgame": "#e8ddf0",
-          "comparison": "#f4f4f4", "own": "#f4f4f4"}
+          "comparison": "#f4f4f4", "own": "#f4f4f4", "holdem": "#e8ddf0"}
 # (from, to, label, where the label goes: x, y, horizontal and vertical alignment)
 EDGES = [
     ("rm", "cfr", "at every information set", (0.15, 4.35, "left", "center")),
@@ -68,13 +69,14 @@ EDGES = [
     ("pcfr", "frontier", "", None),
     ("dcfr", "frontier", "", None),
     ("es", "deep", "networks in\nplace of tables", (-3.25, -1.15, "left", "center")),
+    ("subgame", "holdem", "", None),
 ]
 CHAPTER_FILES = {1: "01_regret_matching", 2: "02_cfr_on_kuhn_poker",
                  3: "03_games_and_exploitability", 4: "04_vanilla_cfr", 5: "05_why_cfr_works",
                  6: "06_chance_sampling", 7: "07_monte_carlo_cfr", 8: "08_cfr_plus",
                  9: "09_discounted_cfr", 10: "10_comparison", 11: "11_your_own_game",
                  12: "12_beyond_small_games", 13: "13_frontier", 14: "14_subgame_solving",
-                 15: "15_deep_cfr"}
+                 15: "15_deep_cfr", 16: "16_holdem"}
 """Chapter number -> its page (without the suffix), as the chapters directory names them."""
 BOX_W, BOX_H = 2.5, 0.8
 
