@@ -32,7 +32,7 @@ RETIRED = {
     "a history's value written tilde v(h...) or v(ha...) (use tilde u(h...), u(ha...))":
         re.compile(r"\\tilde\s*v\(ha?\b|(?<![A-Za-z\\_])v\(ha\b"),
     "MCCFR's sampling blocks written Q_j (use B_j; Q^t is regret matching+'s stored value)":
-        re.compile(r"(?<![A-Za-z\\])Q_\{?[0-9a-z]"),
+        re.compile(r"(?<![A-Za-z\\])Q_\{?[0-9jr]\b"),   # not a card, Q_d
     "a path probability written (h, z) (use h -> z, or h \\to z)":
         re.compile(r"(?:pi|xi)[^\s(]{0,16}\((?:ha?|z\[h\]), ?z\)"),
     "chance's share of an infoset written c(I) (use pi_c(I))": re.compile(r"(?<![A-Za-z\\_])c\(I\)"),
