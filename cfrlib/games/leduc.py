@@ -319,17 +319,24 @@ class LeducState(State):
 
     def returns(self) -> tuple[float, float]:
         betting = self.rounds[-1]
-        if betting.endswith("f"):
-            folder = (len(betting) - 1) % 2
-            u0 = -self.chips[0] if folder == 0 else self.chips[1]
-        else:
-            s0 = self.game.strength(self.cards[0], self.cards[2])
-            s1 = self.game.strength(self.cards[1], self.cards[2])
-            u0 = self.chips[1] if s0 > s1 else -self.chips[0] if s1 > s0 else 0
-        return float(u0), float(-u0)
+        folder = (len(betting) - 1) % 2 if betting.endswith("f") else None
+        return settle(self.game, self.cards, self.chips, folder)
 
     def __repr__(self) -> str:
         return f"LeducState(cards={self.cards}, rounds={self.rounds}, chips={self.chips})"
+
+
+def settle(game: Leduc, cards: tuple[str, ...], chips: tuple[float, float],
+           folder: int | None) -> tuple[float, float]:
+    """The returns at the end of a hand with ``chips`` put in: the player who folded (``folder``)
+    loses its chips; at a showdown the stronger ``game.strength(card, board)`` wins the other's,
+    a tie splits."""
+    if folder is not None:
+        u0 = -chips[0] if folder == 0 else chips[1]
+    else:
+        s0, s1 = game.strength(cards[0], cards[2]), game.strength(cards[1], cards[2])
+        u0 = chips[1] if s0 > s1 else -chips[0] if s1 > s0 else 0
+    return float(u0), float(-u0)
 
 
 def leduc(ranks: int = 3, suits: int = 2, ante: float = 1, raise_sizes: Sequence[float] = (2, 4),

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from ..errors import GameError
 from ..game import CHANCE, TERMINAL, Game, State
-from .leduc import Leduc
+from .leduc import Leduc, settle
 
 __all__ = ["NoLimitLeduc", "no_limit_leduc", "raise_action"]
 
@@ -121,13 +121,8 @@ class NoLimitLeducState(State):
 
     def returns(self) -> tuple[float, float]:
         betting = self.rounds[-1]
-        if betting[-1] == "fold":
-            u0 = -self.chips[0] if (len(betting) - 1) % 2 == 0 else self.chips[1]
-        else:
-            s0 = self.game.cards_of.strength(self.cards[0], self.cards[2])
-            s1 = self.game.cards_of.strength(self.cards[1], self.cards[2])
-            u0 = self.chips[1] if s0 > s1 else -self.chips[0] if s1 > s0 else 0
-        return float(u0), float(-u0)
+        folder = (len(betting) - 1) % 2 if betting[-1] == "fold" else None
+        return settle(self.game.cards_of, self.cards, self.chips, folder)
 
     def __repr__(self) -> str:
         return f"NoLimitLeducState(cards={self.cards}, rounds={self.rounds}, chips={self.chips})"
