@@ -892,16 +892,16 @@ class SPRMPlus(_SmoothRMPlus):
 @register("mmd")
 class MMD(FullWidthCFR):
     """Magnetic mirror descent (Sokota et al., ICLR 2023) in the sequence form with the
-    dilated entropy ``psi(x) = sum_I x[parent(I)] sum_a sigma(I, a) log sigma(I, a)``, simultaneous
+    dilated entropy ``H(x) = sum_I x[parent(I)] sum_a sigma(I, a) log sigma(I, a)``, simultaneous
     updates, as OpenSpiel's ``MMDDilatedEnt`` runs it (open_spiel 2.0.2,
     ``python/algorithms/mmd_dilated.py``): with ``g_i`` player ``i``'s sequence-form gradient
     against ``x_{-i}^t`` (chance included),
 
-    ``x_i^{t+1} = argmax_x <eta g_i, x> - eta alpha psi(x) - D_psi(x, x_i^t)``,
+    ``x_i^{t+1} = argmax_x <eta g_i, x> - eta lambda H(x) - D_H(x, x_i^t)``,
 
-    which converges linearly to the quantal response equilibrium (QRE) of temperature ``alpha``
-    (``temperature``), the paper's result for extensive-form games, with ``psi`` as regularizer. Its closed form is a pass per infoset,
-    deepest first (:meth:`_dilated_step`). ``eta`` defaults to OpenSpiel's ``alpha / L^2``, ``L``
+    which converges linearly to the quantal response equilibrium (QRE) of temperature ``lambda``
+    (``temperature``), the paper's result for extensive-form games, with ``H`` as regularizer. Its closed form is a pass per infoset,
+    deepest first (:meth:`_dilated_step`). ``eta`` defaults to OpenSpiel's ``lambda / L^2``, ``L``
     the largest entry of the sequence-form payoff matrix, ``|sum_z pi_c(z) u_0(z)|`` over the
     terminals of one pair of sequences."""
 
@@ -938,7 +938,7 @@ class MMD(FullWidthCFR):
     def _dilated_step(self, i: int,
                       g: NDArray[np.float64]) -> NDArray[np.float64]:
         """The closed form: deepest infosets first, ``s(I, a) = (eta g(I, a)
-        + log sigma^t(I, a)) / (1 + eta alpha) + sum_J V(J)`` over the infosets
+        + log sigma^t(I, a)) / (1 + eta lambda) + sum_J V(J)`` over the infosets
         ``J`` right below ``(I, a)``, ``sigma^{t+1}(I) = softmax s(I, .)`` and
         ``V(I) = log sum_a exp s(I, a)``."""
         block, eta = self._form.players[i], self.eta

@@ -165,9 +165,9 @@ def sequence_gradient(game: Game, profile: Profile, i: int) -> tuple[dict[Sequen
 
 
 def mmd_step(game: Game, profile: Profile, i: int, temperature: float, eta: float) -> Profile:
-    """Player ``i``'s next strategy by MMD with the dilated entropy ``psi``,
-    ``argmax_x <eta g, x> - eta alpha psi(x) - D_psi(x, x^t)``: at every infoset ``I`` of ``i``,
-    deepest first, ``s(I, a) = (eta g(I, a) + log sigma^t(I, a)) / (1 + eta alpha) + sum_J V(J)`` over
+    """Player ``i``'s next strategy by MMD with the dilated entropy ``H``,
+    ``argmax_x <eta g, x> - eta lambda H(x) - D_H(x, x^t)``: at every infoset ``I`` of ``i``,
+    deepest first, ``s(I, a) = (eta g(I, a) + log sigma^t(I, a)) / (1 + eta lambda) + sum_J V(J)`` over
     the infosets ``J`` right below ``(I, a)``, then ``sigma^{t+1}(I) = softmax s(I, .)`` and
     ``V(I) = log sum_a exp s(I, a)``."""
     g, below = sequence_gradient(game, profile, i)
@@ -190,7 +190,7 @@ def mmd_step(game: Game, profile: Profile, i: int, temperature: float, eta: floa
 class TextbookMMD:
     """Magnetic mirror descent with the dilated entropy, simultaneous updates: both players
     take :func:`mmd_step` from the same profile. ``eta`` is given (the engine's default,
-    ``alpha / L^2``, needs the whole payoff matrix)."""
+    ``lambda / L^2``, needs the whole payoff matrix)."""
 
     def __init__(self, game: Game, temperature: float, eta: float) -> None:
         self.game, self.temperature, self.eta = game, temperature, eta
