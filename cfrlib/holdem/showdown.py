@@ -108,7 +108,7 @@ def _two_cards(cards, phantom):  # type: ignore[no-untyped-def]
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _unblocked(c1, c2, total, card_sum, twin_reach):  # type: ignore[no-untyped-def]
     """``R - C[c1] - C[c2] + r(twin)``: the part of running sums that shares no card with the hand
     ``(c1, c2)``."""
@@ -124,12 +124,14 @@ def prepare_fold(my_cards, opp_cards, deck_size):  # type: ignore[no-untyped-def
             _two_cards(opp_cards, deck_size + 1), np.full(1, deck_size, dtype=np.int64))
 
 
-@njit(cache=True)
-def fold_values(prepared, opp_reach, payoff, out):  # type: ignore[no-untyped-def]
-    """``out[h] = payoff * (R - blocked(h))``: ``payoff`` times the opponent's reach over the hands
-    that share no card with ``h``. O(n + m)."""
+@njit(cache=True, nogil=True, _nrt=False)
+def fold_values_into(prepared, opp_reach, payoff, out, scratch):  # type: ignore[no-untyped-def]
+    """:func:`fold_values` with a caller's ``scratch`` (at least ``deck_size + 2`` floats) instead
+    of an array allocated a call: the solver's walk calls it at every fold."""
     my_cards, twin, opp_cards, deck = prepared[0], prepared[1], prepared[2], prepared[3]
-    card_sum = np.zeros(deck[0] + 2)
+    card_sum = scratch[:deck[0] + 2]
+    for c in range(card_sum.shape[0]):
+        card_sum[c] = 0.0
     total = 0.0
     for j in range(opp_cards.shape[0]):
         r = opp_reach[j]
@@ -140,6 +142,13 @@ def fold_values(prepared, opp_reach, payoff, out):  # type: ignore[no-untyped-de
         t = twin[i]
         twin_reach = opp_reach[t] if t >= 0 else 0.0
         out[i] = payoff * _unblocked(my_cards[i, 0], my_cards[i, 1], total, card_sum, twin_reach)
+
+
+@njit(cache=True)
+def fold_values(prepared, opp_reach, payoff, out):  # type: ignore[no-untyped-def]
+    """``out[h] = payoff * (R - blocked(h))``: ``payoff`` times the opponent's reach over the hands
+    that share no card with ``h``. O(n + m)."""
+    fold_values_into(prepared, opp_reach, payoff, out, np.empty(prepared[3][0] + 2))
 
 
 @njit(cache=True)
@@ -202,16 +211,24 @@ def showdown_values(prepared, opp_reach, payoff, out):  # type: ignore[no-untype
     twin's correction: running sums of the reach along the sorted hands (``R``) and along each
     card's list (``C``), then for each hand a few reads at places found by :func:`prepare_showdown`
     (no comparison of strengths, no branch that depends on the data)."""
+    showdown_values_into(prepared, opp_reach, payoff, out,
+                         np.empty(prepared[0].shape[0] + 1 + prepared[3].shape[0]))
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def showdown_values_into(prepared, opp_reach, payoff, out, scratch):  # type: ignore[no-untyped-def]
+    """:func:`showdown_values` with a caller's ``scratch`` (at least ``m + 1`` floats for the
+    running sums over the sorted hands and one a card entry) instead of arrays allocated a call: the solver's walk calls it at every showdown."""
     opp_order, card_start, card_count, card_entry = prepared[0], prepared[1], prepared[2], prepared[3]
     my_index, my_twin, my_twin_sign = prepared[4], prepared[5], prepared[6]
     m = opp_order.shape[0]
-    total = np.empty(m + 1)  # R_x, x = 0 .. m
+    total = scratch[:m + 1]  # R_x, x = 0 .. m
+    card_sum = scratch[m + 1:m + 1 + card_entry.shape[0]]  # C_k[c] at card_start[c] + k
     running = 0.0
     total[0] = 0.0
     for j in range(m):
         running += opp_reach[opp_order[j]]
         total[j + 1] = running
-    card_sum = np.empty(card_entry.shape[0])  # C_k[c] at card_start[c] + k
     for c in range(card_start.shape[0]):
         running = 0.0
         first = card_start[c]
@@ -219,7 +236,7 @@ def showdown_values(prepared, opp_reach, payoff, out):  # type: ignore[no-untype
             card_sum[e] = running
             running += opp_reach[card_entry[e]]
         card_sum[first + card_count[c]] = running
-    for h in range(out.shape[0]):
+    for h in range(my_index.shape[0]):
         index = my_index[h]
         value = total[index[0]] + total[index[1]] - total[m]
         value -= card_sum[index[2]] + card_sum[index[3]] - card_sum[index[4]]
