@@ -85,21 +85,22 @@ def _strategy(regret, sums, lock_row, lock_table, row, n_actions, use_average, o
     """Regret matching on the rows ``row .. row + n_actions`` (uniform where no regret is positive),
     or the normalised average sums (uniform where they are all 0), into ``out[:n_actions, :n]``
     (``n`` the table's hands; ``total`` a scratch row); locked hands play their lock
-    (:func:`_apply_lock`). Loops run along the rows (the hands), which numba vectorizes."""
-    n = regret.shape[1]
+    (:func:`_apply_lock`). Loops run along the rows (the hands), which numba vectorizes; nodes of
+    two or three actions (nearly all) take one pass (:func:`_normalise_few`)."""
+    table = sums if use_average else regret
+    if 2 <= n_actions <= 3:
+        _normalise_few(table, row, n_actions, not use_average, out)
+        _apply_lock(lock_row, lock_table, row, n_actions, out)
+        return
+    n = table.shape[1]
     for h in range(n):
         total[h] = 0.0
     for a in range(n_actions):
-        if use_average:
-            for h in range(n):
-                x = float(sums[row + a, h])
-                out[a, h] = x
-                total[h] += x
-        else:
-            for h in range(n):
-                x = max(float(regret[row + a, h]), 0.0)
-                out[a, h] = x
-                total[h] += x
+        for h in range(n):
+            x = float(table[row + a, h])
+            x = x if use_average else max(x, 0.0)
+            out[a, h] = x
+            total[h] += x
     uniform = 1.0 / n_actions
     for h in range(n):  # one division a hand; a hand with no positive entry plays uniformly
         total[h] = 1.0 / total[h] if total[h] > 0.0 else 0.0
@@ -107,6 +108,26 @@ def _strategy(regret, sums, lock_row, lock_table, row, n_actions, use_average, o
         for h in range(n):
             out[a, h] = out[a, h] * total[h] if total[h] > 0.0 else uniform
     _apply_lock(lock_row, lock_table, row, n_actions, out)
+
+
+@_pass_kernel
+def _normalise_few(table, row, n_actions, positive, out):  # type: ignore[no-untyped-def]
+    """:func:`_strategy` for two or three actions in one pass over the hands (the same sums in the
+    same order, so the same result to the bit): ``x_a = max(table[row + a], 0)`` (``positive``)
+    or ``table[row + a]``, ``out[a] = x_a / sum_b x_b``, uniform where the sum is 0."""
+    three = n_actions == 3
+    uniform = 1.0 / n_actions
+    first, second, third = table[row], table[row + 1], table[row + 2 if three else row + 1]
+    for h in range(table.shape[1]):
+        x0, x1, x2 = float(first[h]), float(second[h]), float(third[h]) if three else 0.0
+        if positive:
+            x0, x1, x2 = max(x0, 0.0), max(x1, 0.0), max(x2, 0.0)
+        t = x0 + x1 + x2
+        inverse = 1.0 / t if t > 0.0 else 0.0
+        out[0, h] = x0 * inverse if t > 0.0 else uniform
+        out[1, h] = x1 * inverse if t > 0.0 else uniform
+        if three:
+            out[2, h] = x2 * inverse if t > 0.0 else uniform
 
 
 @_pass_kernel
