@@ -244,10 +244,13 @@ def _walk(start, p, mode, opp_reach, own_reach, out, tree, tables, params, split
             continue
         if k < count:  # the traverser's node: each action's values into its row
             stack[d, LAST] = k
-            child_own, sigma_k = level[OWN], sigma[k]
-            for h in range(n):
-                child_own[h] = own[h] * sigma_k[h]
-            d = _push(stack, d, first + k, stack[d, OPP_AT], d, d, SIGMA + count + k)
+            own_at = stack[d, OWN_AT]
+            if mode == UPDATE and params[5] != 0.0:  # only an average weighted by pi_p needs p's reach
+                child_own, sigma_k = level[OWN], sigma[k]
+                for h in range(n):
+                    child_own[h] = own[h] * sigma_k[h]
+                own_at = d
+            d = _push(stack, d, first + k, stack[d, OPP_AT], own_at, d, SIGMA + count + k)
             continue
         d -= 1
         values = level[SIGMA + count:SIGMA + 2 * count]
