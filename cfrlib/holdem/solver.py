@@ -49,7 +49,8 @@ from ..errors import SolverError, SpotError
 from ..solvers.base import ConvergenceLog
 from ..solvers.regret_minimizers import RegretMatching
 from .game import ACTOR, AMOUNT, BOARD, CARD, COUNT, FIRST, KIND, ROW, RangeGame
-from .showdown import fold_values, fold_values_into, prepare_fold, prepare_showdown, showdown_values, showdown_values_into
+from .showdown import (PASS_KERNEL, fold_values, fold_values_into, prepare_fold, prepare_showdown, showdown_values,
+                       showdown_values_into)
 from .tree import CHANCE, FOLD, PLAYER, PublicNode
 
 FloatArray = NDArray[np.float64]
@@ -60,10 +61,7 @@ average strategy, or both players' average strategies."""
 
 SCHEDULES = ("cfrlib", "postflop")
 
-_pass_kernel = njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
-"""The pass's kernels allocate nothing, so they run without numba's reference counting (``_nrt=False``):
-with it, every row or slice they take of an array cost two atomic operations, a quarter of an
-iteration's time."""
+_pass_kernel = njit(**PASS_KERNEL)
 
 
 @_pass_kernel
@@ -180,7 +178,8 @@ def _walk(start, p, mode, opp_reach, own_reach, out, tree, tables, params, split
     d = 1
     while d > 0:
         i, last = stack[d, NODE], stack[d, LAST]
-        opp, own, dest = levels[stack[d, OPP_AT], OPP], levels[stack[d, OWN_AT], OWN], levels[stack[d, OUT_AT], stack[d, OUT_ROW]]
+        opp, own = levels[stack[d, OPP_AT], OPP], levels[stack[d, OWN_AT], OWN]
+        dest = levels[stack[d, OUT_AT], stack[d, OUT_ROW]]
         kind = nodes[i, KIND]
         if kind >= FOLD:  # a terminal
             _terminal(i, p, opp, dest, tree, scratch)
@@ -443,7 +442,8 @@ class RangeSolver:
         board stacked along a first axis (board ``b`` at index ``b``: every board gives each field
         the same shape), so that the pass reads them without a list."""
         game = self.game
-        boards = game.game_tree.boards or [None]  # numba needs the arrays' types even when no showdown exists
+        # numba needs the arrays' types even when no showdown exists: a board of ties then
+        boards: list[tuple[int, ...] | None] = [*game.game_tree.boards] or [None]
         out: list[list[tuple[Any, ...]]] = [[], []]
         for board in boards:
             if board is None:
