@@ -53,6 +53,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ..errors import SpotError
+
 PASS_KERNEL: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy", "_nrt": False}
 """numba's options for the kernels the range-vector pass runs (these and the solver's): they
 allocate nothing, so they compile without numba's reference counting (``_nrt=False``, which
@@ -187,7 +189,7 @@ def prepare_showdown(my_cards, my_strength, opp_cards, opp_strength, deck_size):
         card_start[c] = card_start[c - 1] + card_count[c - 1] + 1
     size = card_start[cards - 1] + card_count[cards - 1] + 1
     if size > np.iinfo(np.int16).max:
-        raise ValueError("prepare_showdown: too many hands for int16 tables")
+        raise SpotError("prepare_showdown: too many hands for its int16 tables")
     card_entry = np.zeros(size, dtype=np.int64)
     entry_position = np.zeros(size, dtype=np.int64)
     fill = card_start.copy()
