@@ -8,6 +8,9 @@ solver (:mod:`~cfrlib.holdem.solver`) and Kuhn, Leduc and the clairvoyance game 
 (:mod:`~cfrlib.holdem.toys`).
 """
 
+# The sampling kernels' module points numba's cache at a writable folder when the installation's own
+# is read-only (cache_fallback); it must run before this package's kernels are decorated.
+from ..solvers.sampling import kernels as _cache_fallback  # noqa: F401
 from .game import RangeGame, holdem_game
 from .solver import RangeSolver
 from .spot import BetSize, BetSizes, TreeConfig, parse_bet_sizes

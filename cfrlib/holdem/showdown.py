@@ -48,16 +48,27 @@ values computed for them mean nothing).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
+
+from ..errors import SpotError
+
+PASS_KERNEL: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy", "_nrt": False}
+"""numba's options for the kernels the range-vector pass runs (these and the solver's): they
+allocate nothing, so they compile without numba's reference counting (``_nrt=False``, which
+numba's type stubs do not list); with it, every row or slice they take of an array cost two
+atomic operations, a quarter of an iteration's time."""
 
 # ``prepare_fold``'s result, a tuple of int64 arrays: (my_cards (n, 2), my_twin (n,),
 # opp_cards (m, 2), deck (1,)) (one-card hands padded with a phantom card, see ``_two_cards``), ``my_twin[i]`` the index of the opponent's hand equal to my
 # ``i``-th (-1 if none).
 FOLD_FIELDS = ("my_cards", "my_twin", "opp_cards", "deck")
 
-# ``prepare_showdown``'s result, a tuple of int32 arrays (half the memory of int64: a flop spot keeps
-# one for each of 1,176 rivers and both players):
+# ``prepare_showdown``'s result, a tuple of int16 arrays (a quarter of the memory of int64, and the
+# showdown kernel's reads stay in the faster caches; a flop spot keeps one for each of 1,176 rivers
+# and both players; every entry is below 2 * 1,326 + 54, the slots of the 1,326 hold'em hands):
 # (opp_order (m,), card_start (deck + 2,), card_count (deck + 2,), card_entry (E,), my_index (n, 8),
 #  my_twin (n,), my_twin_sign (n,)): the opponent's hands sorted by strength (``opp_order[j]`` the
 # original index of the ``j``-th weakest); for each card ``c`` (the two phantom cards included),
@@ -108,7 +119,7 @@ def _two_cards(cards, phantom):  # type: ignore[no-untyped-def]
     return out
 
 
-@njit(cache=True)
+@njit(**PASS_KERNEL)
 def _unblocked(c1, c2, total, card_sum, twin_reach):  # type: ignore[no-untyped-def]
     """``R - C[c1] - C[c2] + r(twin)``: the part of running sums that shares no card with the hand
     ``(c1, c2)``."""
@@ -124,22 +135,35 @@ def prepare_fold(my_cards, opp_cards, deck_size):  # type: ignore[no-untyped-def
             _two_cards(opp_cards, deck_size + 1), np.full(1, deck_size, dtype=np.int64))
 
 
-@njit(cache=True)
-def fold_values(prepared, opp_reach, payoff, out):  # type: ignore[no-untyped-def]
-    """``out[h] = payoff * (R - blocked(h))``: ``payoff`` times the opponent's reach over the hands
-    that share no card with ``h``. O(n + m)."""
+@njit(**PASS_KERNEL)
+def fold_values_into(prepared, opp_reach, payoff, out, scratch):  # type: ignore[no-untyped-def]
+    """:func:`fold_values` with a caller's ``scratch`` (at least ``deck_size + 2`` floats) instead
+    of an array allocated a call: the solver's walk calls it at every fold."""
     my_cards, twin, opp_cards, deck = prepared[0], prepared[1], prepared[2], prepared[3]
-    card_sum = np.zeros(deck[0] + 2)
+    card_sum = scratch[:deck[0] + 2]
+    for c in range(card_sum.shape[0]):
+        card_sum[c] = 0.0
     total = 0.0
     for j in range(opp_cards.shape[0]):
         r = opp_reach[j]
         total += r
         card_sum[opp_cards[j, 0]] += r
         card_sum[opp_cards[j, 1]] += r
+    if total == 0.0:  # no opponent's hand gets here (reaches are never negative): every value is 0
+        for i in range(my_cards.shape[0]):
+            out[i] = 0.0
+        return
     for i in range(my_cards.shape[0]):
         t = twin[i]
         twin_reach = opp_reach[t] if t >= 0 else 0.0
         out[i] = payoff * _unblocked(my_cards[i, 0], my_cards[i, 1], total, card_sum, twin_reach)
+
+
+@njit(cache=True)
+def fold_values(prepared, opp_reach, payoff, out):  # type: ignore[no-untyped-def]
+    """``out[h] = payoff * (R - blocked(h))``: ``payoff`` times the opponent's reach over the hands
+    that share no card with ``h``. O(n + m)."""
+    fold_values_into(prepared, opp_reach, payoff, out, np.empty(prepared[3][0] + 2))
 
 
 @njit(cache=True)
@@ -164,6 +188,8 @@ def prepare_showdown(my_cards, my_strength, opp_cards, opp_strength, deck_size):
     for c in range(1, cards):
         card_start[c] = card_start[c - 1] + card_count[c - 1] + 1
     size = card_start[cards - 1] + card_count[cards - 1] + 1
+    if size > np.iinfo(np.int16).max:
+        raise SpotError("prepare_showdown: too many hands for its int16 tables")
     card_entry = np.zeros(size, dtype=np.int64)
     entry_position = np.zeros(size, dtype=np.int64)
     fill = card_start.copy()
@@ -188,9 +214,9 @@ def prepare_showdown(my_cards, my_strength, opp_cards, opp_strength, deck_size):
         if twin[i] >= 0:
             my_twin[i] = twin[i]
             my_twin_sign[i] = int(position[twin[i]] < lo[i]) + int(position[twin[i]] < hi[i]) - 1
-    return (opp_order.astype(np.int32), card_start.astype(np.int32), card_count.astype(np.int32),
-            card_entry.astype(np.int32), my_index.astype(np.int32), my_twin.astype(np.int32),
-            my_twin_sign.astype(np.int32))
+    return (opp_order.astype(np.int16), card_start.astype(np.int16), card_count.astype(np.int16),
+            card_entry.astype(np.int16), my_index.astype(np.int16), my_twin.astype(np.int16),
+            my_twin_sign.astype(np.int16))
 
 
 @njit(cache=True)
@@ -202,16 +228,25 @@ def showdown_values(prepared, opp_reach, payoff, out):  # type: ignore[no-untype
     twin's correction: running sums of the reach along the sorted hands (``R``) and along each
     card's list (``C``), then for each hand a few reads at places found by :func:`prepare_showdown`
     (no comparison of strengths, no branch that depends on the data)."""
+    showdown_values_into(prepared, opp_reach, payoff, out,
+                         np.empty(prepared[0].shape[0] + 1 + prepared[3].shape[0]))
+
+
+@njit(**PASS_KERNEL)
+def showdown_values_into(prepared, opp_reach, payoff, out, scratch):  # type: ignore[no-untyped-def]
+    """:func:`showdown_values` with a caller's ``scratch`` (at least ``m + 1`` floats for the
+    running sums over the sorted hands and one a card entry) instead of arrays allocated a call:
+    the solver's walk calls it at every showdown."""
     opp_order, card_start, card_count, card_entry = prepared[0], prepared[1], prepared[2], prepared[3]
     my_index, my_twin, my_twin_sign = prepared[4], prepared[5], prepared[6]
     m = opp_order.shape[0]
-    total = np.empty(m + 1)  # R_x, x = 0 .. m
+    total = scratch[:m + 1]  # R_x, x = 0 .. m
+    card_sum = scratch[m + 1:m + 1 + card_entry.shape[0]]  # C_k[c] at card_start[c] + k
     running = 0.0
     total[0] = 0.0
     for j in range(m):
         running += opp_reach[opp_order[j]]
         total[j + 1] = running
-    card_sum = np.empty(card_entry.shape[0])  # C_k[c] at card_start[c] + k
     for c in range(card_start.shape[0]):
         running = 0.0
         first = card_start[c]
@@ -219,7 +254,7 @@ def showdown_values(prepared, opp_reach, payoff, out):  # type: ignore[no-untype
             card_sum[e] = running
             running += opp_reach[card_entry[e]]
         card_sum[first + card_count[c]] = running
-    for h in range(out.shape[0]):
+    for h in range(my_index.shape[0]):
         index = my_index[h]
         value = total[index[0]] + total[index[1]] - total[m]
         value -= card_sum[index[2]] + card_sum[index[3]] - card_sum[index[4]]

@@ -42,7 +42,6 @@ from typing import Any
 
 import numpy as np
 from numba import njit
-from numba.typed import List
 from numpy.typing import NDArray
 
 from ..checks import check_exponent, check_iterations, check_tolerance
@@ -50,7 +49,8 @@ from ..errors import SolverError, SpotError
 from ..solvers.base import ConvergenceLog
 from ..solvers.regret_minimizers import RegretMatching
 from .game import ACTOR, AMOUNT, BOARD, CARD, COUNT, FIRST, KIND, ROW, RangeGame
-from .showdown import fold_values, prepare_fold, prepare_showdown, showdown_values
+from .showdown import (PASS_KERNEL, fold_values, fold_values_into, prepare_fold, prepare_showdown, showdown_values,
+                       showdown_values_into)
 from .tree import CHANCE, FOLD, PLAYER, PublicNode
 
 FloatArray = NDArray[np.float64]
@@ -61,8 +61,10 @@ average strategy, or both players' average strategies."""
 
 SCHEDULES = ("cfrlib", "postflop")
 
+_pass_kernel = njit(**PASS_KERNEL)
 
-@njit(cache=True, error_model="numpy")
+
+@_pass_kernel
 def _apply_lock(lock_row, lock_table, row, n_actions, out):  # type: ignore[no-untyped-def]
     """Overwrite ``out`` (actions, hands) with the lock of the node whose rows start at ``row``,
     for the hands it locks: ``lock_row[row + a]`` is the row of ``lock_table`` holding action
@@ -70,30 +72,33 @@ def _apply_lock(lock_row, lock_table, row, n_actions, out):  # type: ignore[no-u
     if lock_row[row] < 0:
         return
     first = lock_table[lock_row[row]]
-    for h in range(out.shape[1]):
+    for h in range(first.shape[0]):
         if not np.isnan(first[h]):
             for a in range(n_actions):
                 out[a, h] = lock_table[lock_row[row + a], h]
 
 
-@njit(cache=True, error_model="numpy")
-def _strategy(regret, sums, lock_row, lock_table, row, n_actions, use_average, out):  # type: ignore[no-untyped-def]
+@_pass_kernel
+def _strategy(regret, sums, lock_row, lock_table, row, n_actions, use_average, out, total):  # type: ignore[no-untyped-def]
     """Regret matching on the rows ``row .. row + n_actions`` (uniform where no regret is positive),
-    or the normalised average sums (uniform where they are all 0); locked hands play their lock
-    (:func:`_apply_lock`). Loops run along the rows (the hands), which numba vectorizes."""
-    n = out.shape[1]
-    total = np.zeros(n)
+    or the normalised average sums (uniform where they are all 0), into ``out[:n_actions, :n]``
+    (``n`` the table's hands; ``total`` a scratch row); locked hands play their lock
+    (:func:`_apply_lock`). Loops run along the rows (the hands), which numba vectorizes; nodes of
+    two or three actions (nearly all) take one pass (:func:`_normalise_few`)."""
+    table = sums if use_average else regret
+    if 2 <= n_actions <= 3:
+        _normalise_few(table, row, n_actions, not use_average, out)
+        _apply_lock(lock_row, lock_table, row, n_actions, out)
+        return
+    n = table.shape[1]
+    for h in range(n):
+        total[h] = 0.0
     for a in range(n_actions):
-        if use_average:
-            for h in range(n):
-                x = float(sums[row + a, h])
-                out[a, h] = x
-                total[h] += x
-        else:
-            for h in range(n):
-                x = max(float(regret[row + a, h]), 0.0)
-                out[a, h] = x
-                total[h] += x
+        for h in range(n):
+            x = float(table[row + a, h])
+            x = x if use_average else max(x, 0.0)
+            out[a, h] = x
+            total[h] += x
     uniform = 1.0 / n_actions
     for h in range(n):  # one division a hand; a hand with no positive entry plays uniformly
         total[h] = 1.0 / total[h] if total[h] > 0.0 else 0.0
@@ -103,150 +108,249 @@ def _strategy(regret, sums, lock_row, lock_table, row, n_actions, use_average, o
     _apply_lock(lock_row, lock_table, row, n_actions, out)
 
 
-@njit(cache=True, error_model="numpy")
-def _terminal(i, p, opp_reach, out, tree):  # type: ignore[no-untyped-def]
+@_pass_kernel
+def _normalise_few(table, row, n_actions, positive, out):  # type: ignore[no-untyped-def]
+    """:func:`_strategy` for two or three actions in one pass over the hands (the same sums in the
+    same order, so the same result to the bit): ``x_a = max(table[row + a], 0)`` (``positive``)
+    or ``table[row + a]``, ``out[a] = x_a / sum_b x_b``, uniform where the sum is 0."""
+    three = n_actions == 3
+    uniform = 1.0 / n_actions
+    first, second, third = table[row], table[row + 1], table[row + 2 if three else row + 1]
+    for h in range(table.shape[1]):
+        x0, x1, x2 = float(first[h]), float(second[h]), float(third[h]) if three else 0.0
+        if positive:
+            x0, x1, x2 = max(x0, 0.0), max(x1, 0.0), max(x2, 0.0)
+        t = x0 + x1 + x2
+        inverse = 1.0 / t if t > 0.0 else 0.0
+        out[0, h] = x0 * inverse if t > 0.0 else uniform
+        out[1, h] = x1 * inverse if t > 0.0 else uniform
+        if three:
+            out[2, h] = x2 * inverse if t > 0.0 else uniform
+
+
+@_pass_kernel
+def _terminal(i, p, opp_reach, out, tree, scratch):  # type: ignore[no-untyped-def]
     """``out =`` the traverser ``p``'s values at the terminal ``i``: a fold or a showdown."""
     nodes, prepared, half_pot, folds = tree[0], tree[3], tree[4], tree[5]
     payoff = nodes[i, AMOUNT] + half_pot
     if nodes[i, KIND] == FOLD:  # by nodes[i, ACTOR]
-        fold_values(folds[p], opp_reach, payoff if nodes[i, ACTOR] == 1 - p else -payoff, out)
+        fold_values_into(folds[p], opp_reach, payoff if nodes[i, ACTOR] == 1 - p else -payoff, out, scratch)
     else:
-        showdown_values(prepared[p][nodes[i, BOARD]], opp_reach, payoff, out)
+        b, mine = nodes[i, BOARD], prepared[p]
+        showdown_values_into((mine[0][b], mine[1][b], mine[2][b], mine[3][b], mine[4][b], mine[5][b], mine[6][b]),
+                             opp_reach, payoff, out, scratch)
 
 
-@njit(cache=True, error_model="numpy")
-def _walk(i, p, mode, opp_reach, own_reach, out, tree, tables, params, split):  # type: ignore[no-untyped-def]
-    """``out = `` the traverser ``p``'s counterfactual values at node ``i`` (see the module docstring).
+# Rows of a depth's block of the walk's workspace (``levels[d]``), each as wide as the larger range
+# (a node uses the first n entries, n its player's hands): the reaches its children get (``OPP``,
+# ``OWN``), a child's values (``CHILD``), regret matching's scratch (``TOTAL``), then sigma's rows
+# and the traverser's action values. Columns of the walk's stack: the node, the child last
+# entered (-1 before the first), the levels holding its opponent and own reach (rows ``OPP`` and
+# ``OWN``), and the level and row its values go to.
+OPP, OWN, CHILD, TOTAL, SIGMA = 0, 1, 2, 3, 4
+NODE, LAST, OPP_AT, OWN_AT, OUT_AT, OUT_ROW = range(6)
 
-    ``tree = (nodes, cards, holds, prepared, half_pot, folds)`` (``folds[p]``, ``prepared[p][board]``: the showdown module's preparations for traverser ``p``), ``tables = (regrets, sums,
-    lock_rows, lock_tables)`` (each a pair, one a player), ``params`` the rule's factors (:meth:`RangeSolver._params`).
+
+@_pass_kernel
+def _walk(start, p, mode, opp_reach, own_reach, out, tree, tables, params, split, work):  # type: ignore[no-untyped-def]
+    """``out = `` the traverser ``p``'s counterfactual values at node ``start`` (see the module
+    docstring), by a depth-first walk with an explicit stack (no recursion, no allocation).
+
+    ``tree = (nodes, cards, holds, prepared, half_pot, folds)`` (``folds[p]``, ``prepared[p][board]``:
+    the showdown module's preparations for traverser ``p``), ``tables = (regrets, sums, lock_rows,
+    lock_tables)`` (each a pair, one a player), ``params`` the rule's factors (:meth:`RangeSolver._params`).
     ``split = (stage, slot, slot_opp, slot_own, slot_first, task_out)`` cuts the pass at the first
     chance nodes (``slot[i] >= 0``) so that their children can run on threads: stage 1 stores
     the reaches there and updates nothing, stage 2 reads the children's values from ``task_out``
-    (rows ``slot_first[slot[i]]`` on) and updates; stage 0 walks the whole subtree."""
+    (rows ``slot_first[slot[i]]`` on) and updates; stage 0 walks the whole subtree.
+    ``work = (levels, scratch, stack)`` (:func:`workspace`): the node at stack depth ``d`` keeps its
+    vectors in ``levels[d]`` (level 0 holds the start's reaches and values), the terminals'
+    kernels use ``scratch``."""
     nodes, cards, holds = tree[0], tree[1], tree[2]
-    if nodes[i, KIND] >= FOLD:  # a terminal
-        _terminal(i, p, opp_reach, out, tree)
-        return
-    kind = nodes[i, KIND]
-    o = 1 - p
-    n = out.shape[0]
-    first, count = nodes[i, FIRST], nodes[i, COUNT]
-    out[:] = 0.0
-    if kind == CHANCE:  # each card still in the deck
-        stage, slot, slot_opp, slot_own, slot_first, task_out = split
-        s = slot[i] if stage != 0 else -1
-        if s >= 0 and stage == 1:
-            slot_opp[s, :] = opp_reach
-            slot_own[s, :] = own_reach
-            return
-        child_out = np.empty(n)
-        child_opp = np.empty(opp_reach.shape[0])
-        child_own = np.empty(n)
-        for k in range(count):
-            card = nodes[first + k, CARD]
-            if s >= 0:
-                child_out[:] = task_out[slot_first[s] + k]
-            else:
-                _deal(card, chance_weight(count, cards[p].shape[1]), opp_reach, own_reach, holds[o], holds[p],
-                      child_opp, child_own)
-                _walk(first + k, p, mode, child_opp, child_own, child_out, tree, tables, params, split)
-            for h in range(n):
-                if not holds[p][card, h]:
-                    out[h] += child_out[h]
-        return
     regrets, sums, lock_rows, lock_tables = tables
-    q = nodes[i, ACTOR]
-    row = nodes[i, ROW]
-    m = cards[q].shape[0]
-    sigma = np.empty((count, m))
-    _strategy(regrets[q], sums[q], lock_rows[q], lock_tables[q], row, count, mode != UPDATE, sigma)
-    if q != p:
-        child_out = np.empty(n)
-        child_opp = np.empty(m)
-        for a in range(count):
-            for h in range(m):
-                child_opp[h] = opp_reach[h] * sigma[a, h]
-            if nodes[first + a, KIND] >= FOLD:
-                _terminal(first + a, p, child_opp, child_out, tree)
+    levels, scratch, stack = work
+    o = 1 - p
+    n, m = cards[p].shape[0], cards[o].shape[0]
+    _copy(opp_reach, levels[0, OPP], m)
+    _copy(own_reach, levels[0, OWN], n)
+    stack[1, NODE], stack[1, LAST], stack[1, OPP_AT], stack[1, OWN_AT], stack[1, OUT_AT], stack[1, OUT_ROW] = (
+        start, -1, 0, 0, 0, CHILD)
+    d = 1
+    while d > 0:
+        i, last = stack[d, NODE], stack[d, LAST]
+        opp, own = levels[stack[d, OPP_AT], OPP], levels[stack[d, OWN_AT], OWN]
+        dest = levels[stack[d, OUT_AT], stack[d, OUT_ROW]]
+        kind = nodes[i, KIND]
+        if kind >= FOLD:  # a terminal
+            _terminal(i, p, opp, dest, tree, scratch)
+            d -= 1
+            continue
+        level = levels[d]
+        first, count = nodes[i, FIRST], nodes[i, COUNT]
+        if kind == CHANCE:  # each card still in the deck
+            if last == -1:
+                for h in range(n):
+                    dest[h] = 0.0
+                stage, slot, slot_opp, slot_own, slot_first, task_out = split
+                s = slot[i] if stage != 0 else -1
+                if s >= 0:  # the cut: stage 1 leaves the reaches to the tasks, stage 2 sums their values
+                    if stage == 1:
+                        _copy(opp, slot_opp[s], m)
+                        _copy(own, slot_own[s], n)
+                    else:
+                        for k in range(count):
+                            held, values = holds[p][nodes[first + k, CARD]], task_out[slot_first[s] + k]
+                            for h in range(n):
+                                dest[h] += 0.0 if held[h] else values[h]
+                    d -= 1
+                    continue
             else:
-                _walk(first + a, p, mode, child_opp, own_reach, child_out, tree, tables, params, split)
+                held, child_out = holds[p][nodes[first + last, CARD]], level[CHILD]
+                for h in range(n):
+                    dest[h] += 0.0 if held[h] else child_out[h]
+            k = last + 1
+            if k == count:
+                d -= 1
+                continue
+            stack[d, LAST] = k
+            _deal(nodes[first + k, CARD], chance_weight(count, cards[p].shape[1]), opp, own, holds[o], holds[p],
+                  level[OPP], level[OWN])
+            d = _push(stack, d, first + k, d, d, d, CHILD)
+            continue
+        q = nodes[i, ACTOR]
+        row = nodes[i, ROW]
+        sigma = level[SIGMA:SIGMA + count]
+        if last == -1:
+            _strategy(regrets[q], sums[q], lock_rows[q], lock_tables[q], row, count, mode != UPDATE, sigma,
+                      level[TOTAL])
+        k = last + 1
+        if q != p:  # the opponent's node: its values are the sum of its children's under pi_{-p} sigma(a)
+            if last > 0:
+                child_out = level[CHILD]
+                for h in range(n):
+                    dest[h] += child_out[h]
+            if k == count:
+                d -= 1
+                continue
+            stack[d, LAST] = k
+            child_opp, sigma_k = level[OPP], sigma[k]
+            for h in range(m):
+                child_opp[h] = opp[h] * sigma_k[h]
+            if k == 0:  # the first child writes straight into this node's values
+                d = _push(stack, d, first, d, stack[d, OWN_AT], stack[d, OUT_AT], stack[d, OUT_ROW])
+            else:
+                d = _push(stack, d, first + k, d, stack[d, OWN_AT], d, CHILD)
+            continue
+        if k < count:  # the traverser's node: each action's values into its row
+            stack[d, LAST] = k
+            own_at = stack[d, OWN_AT]
+            if mode == UPDATE and params[5] != 0.0:  # only an average weighted by pi_p needs p's reach
+                child_own, sigma_k = level[OWN], sigma[k]
+                for h in range(n):
+                    child_own[h] = own[h] * sigma_k[h]
+                own_at = d
+            d = _push(stack, d, first + k, stack[d, OPP_AT], own_at, d, SIGMA + count + k)
+            continue
+        d -= 1
+        values = level[SIGMA + count:SIGMA + 2 * count]
+        if mode == BEST_RESPONSE:
             for h in range(n):
-                out[h] += child_out[h]
-        return
-    values = np.empty((count, n))
-    child_own = np.empty(n)
-    for a in range(count):
+                best = values[0, h]
+                for a in range(1, count):
+                    best = max(best, values[a, h])
+                dest[h] = best
+            continue
         for h in range(n):
-            child_own[h] = own_reach[h] * sigma[a, h]
-        if nodes[first + a, KIND] >= FOLD:
-            _terminal(first + a, p, opp_reach, values[a], tree)
-        else:
-            _walk(first + a, p, mode, opp_reach, child_own, values[a], tree, tables, params, split)
-    if mode == BEST_RESPONSE:
-        for h in range(n):
-            best = values[0, h]
-            for a in range(1, count):
-                best = max(best, values[a, h])
-            out[h] = best
-        return
-    for a in range(count):
-        for h in range(n):
-            out[h] += sigma[a, h] * values[a, h]
-    if mode != UPDATE or split[0] == 1:
-        return
+            dest[h] = sigma[0, h] * values[0, h]
+        for a in range(1, count):
+            for h in range(n):
+                dest[h] += sigma[a, h] * values[a, h]
+        if mode != UPDATE or split[0] == 1:
+            continue
+        _update(regrets[p], sums[p], row, count, sigma, values, dest, own, params, n)
+        if lock_rows[p][row] >= 0:  # a locked hand's average is its lock
+            _apply_lock(lock_rows[p], lock_tables[p], row, count, sums[p][row:row + count])
+    _copy(levels[0, CHILD], out, n)
+
+
+@_pass_kernel
+def _copy(source, target, n):  # type: ignore[no-untyped-def]
+    """``target[:n] = source[:n]`` (a slice assignment would need numba's reference counting)."""
+    for h in range(n):
+        target[h] = source[h]
+
+
+@_pass_kernel
+def _push(stack, d, node, opp_at, own_at, out_at, out_row):  # type: ignore[no-untyped-def]
+    """Put ``node`` on the walk's stack above depth ``d``; the new depth."""
+    d += 1
+    stack[d, NODE], stack[d, LAST], stack[d, OPP_AT], stack[d, OWN_AT], stack[d, OUT_AT], stack[d, OUT_ROW] = (
+        node, -1, opp_at, own_at, out_at, out_row)
+    return d
+
+
+@_pass_kernel
+def _update(regret, total, row, count, sigma, values, out, own_reach, params, n):  # type: ignore[no-untyped-def]
+    """The local rule at the traverser's node: ``R(a) = (R(a) * pre(sign) + v_a - v) * post(sign)``
+    and ``S(a) = S(a) * decay + w sigma(a)`` (``w`` the own reach or 1) on the rows from ``row``."""
     pre_positive, pre_negative, post_positive, post_negative, decay = params[0], params[1], params[2], params[3], params[4]
     own_weighted = params[5] != 0.0
-    regret, total = regrets[p], sums[p]
     for a in range(count):
+        regret_a, total_a, values_a, sigma_a = regret[row + a], total[row + a], values[a], sigma[a]
         for h in range(n):
-            r = float(regret[row + a, h])
-            r = r * (pre_positive if r >= 0.0 else pre_negative) + values[a, h] - out[h]
-            regret[row + a, h] = r * (post_positive if r >= 0.0 else post_negative)
-            weight = own_reach[h] if own_weighted else 1.0
-            total[row + a, h] = float(total[row + a, h]) * decay + weight * sigma[a, h]
-    if lock_rows[p][row] >= 0:  # a locked hand's average is its lock
-        locked = np.empty((count, n))
-        for a in range(count):
+            r = float(regret_a[h])
+            r = r * (pre_positive if r >= 0.0 else pre_negative) + values_a[h] - out[h]
+            regret_a[h] = r * (post_positive if r >= 0.0 else post_negative)
+        if own_weighted:
             for h in range(n):
-                locked[a, h] = total[row + a, h]
-        _apply_lock(lock_rows[p], lock_tables[p], row, count, locked)
-        for a in range(count):
+                total_a[h] = float(total_a[h]) * decay + own_reach[h] * sigma_a[h]
+        else:
             for h in range(n):
-                total[row + a, h] = locked[a, h]
+                total_a[h] = float(total_a[h]) * decay + sigma_a[h]
 
 
-@njit(cache=True, error_model="numpy")
+@_pass_kernel
 def chance_weight(children, cards_per_hand):  # type: ignore[no-untyped-def]
     """``1 / (deck - |board| - 2k)``: each card's probability once both hands are dealt."""
     return 1.0 / (children - 2 * cards_per_hand)
 
 
-@njit(cache=True, error_model="numpy")
+@_pass_kernel
 def _deal(card, weight, opp_reach, own_reach, opp_holds, own_holds, child_opp, child_own):  # type: ignore[no-untyped-def]
-    """The reaches below a chance node after ``card``: hands holding it at 0, the opponent's times ``weight``."""
-    for h in range(opp_reach.shape[0]):
-        child_opp[h] = 0.0 if opp_holds[card, h] else opp_reach[h] * weight
-    for h in range(own_reach.shape[0]):
-        child_own[h] = 0.0 if own_holds[card, h] else own_reach[h]
+    """The reaches below a chance node after ``card``: hands holding it at 0, the opponent's times
+    ``weight`` (the holds' lengths are the hands')."""
+    opp_held, own_held = opp_holds[card], own_holds[card]
+    for h in range(opp_held.shape[0]):
+        child_opp[h] = 0.0 if opp_held[h] else opp_reach[h] * weight
+    for h in range(own_held.shape[0]):
+        child_own[h] = 0.0 if own_held[h] else own_reach[h]
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _walk_tasks(p, mode, tasks, start, step, tree, tables, params, split):  # type: ignore[no-untyped-def]
+def workspace(depth, width, actions, scratch):  # type: ignore[no-untyped-def]
+    """:func:`_walk`'s ``work``: ``levels`` (``depth`` blocks of ``SIGMA + 2 * actions`` rows of
+    ``width``), ``scratch`` floats for the terminals' kernels and the stack (``depth`` rows)."""
+    return (np.zeros((depth, SIGMA + 2 * actions, width)), np.zeros(scratch),
+            np.zeros((depth, OUT_ROW + 1), dtype=np.int64))
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _walk_tasks(p, mode, tasks, start, step, tree, tables, params, split, shape):  # type: ignore[no-untyped-def]
     """Stage 0 passes below the cut for the tasks ``start, start + step, ...``, one a (chance node,
-    card): ``tasks[t] = (child, slot, children of the chance node)``, values into ``split``'s
-    ``task_out[t]``. The tasks' tables are disjoint, so threads (each running this function
-    without the GIL on its own tasks) need no locks, and the result does not depend on their number."""
+    card): ``tasks[t] = (child, slot, children of the chance node, depth of the child)``, values
+    into ``split``'s ``task_out[t]``, with a workspace of ``shape`` (:func:`workspace`'s arguments)
+    of its own. The tasks' tables are disjoint, so threads (each running this function without
+    the GIL on its own tasks) need no locks, and the result does not depend on their number."""
     nodes, cards, holds = tree[0], tree[1], tree[2]
     slot_opp, slot_own, task_out = split[2], split[3], split[5]
     whole = (0, split[1], slot_opp, slot_own, split[4], task_out)
-    child_opp = np.empty(slot_opp.shape[1])
-    child_own = np.empty(slot_own.shape[1])
+    work = workspace(shape[0], shape[1], shape[2], shape[3])
+    child_opp, child_own = np.empty(slot_opp.shape[1]), np.empty(slot_own.shape[1])
     for t in range(start, tasks.shape[0], step):
         child, s, count = tasks[t, 0], tasks[t, 1], tasks[t, 2]
         _deal(nodes[child, CARD], chance_weight(count, cards[p].shape[1]), slot_opp[s], slot_own[s], holds[1 - p],
               holds[p], child_opp, child_own)
-        _walk(child, p, mode, child_opp, child_own, task_out[t], tree, tables, params, whole)
+        _walk(child, p, mode, child_opp, child_own, task_out[t], tree, tables, params, whole, work)
 
 
 class RangeSolver:
@@ -290,6 +394,8 @@ class RangeSolver:
                       self._folds)
         self._tables = (self.regrets, self.sums, self.lock_rows, self.lock_tables)
         self._tasks, self._splits = self._cut(n)
+        self._shape = self._workspace_shape()
+        self._work = workspace(*self._shape)
 
     def _cut(self, n: list[int]) -> tuple[NDArray[np.int64], list[tuple[Any, ...]]]:
         """The first chance nodes (no chance node above them) and one task a card dealt there:
@@ -313,24 +419,40 @@ class RangeSolver:
                    np.zeros((max(len(tasks), 1), n[p]))) for p in range(2)]
         return np.array(tasks, dtype=np.int64).reshape(-1, 3), splits
 
+    def _workspace_shape(self) -> tuple[int, int, int, int]:
+        """:func:`workspace`'s arguments: the game tree's depth + 1, the larger range, the most
+        actions at a node, and the floats the largest showdown or fold needs."""
+        nodes = self._nodes
+        depth = np.zeros(len(nodes), dtype=np.int64)
+        for i in range(len(nodes)):  # children come after their parent
+            depth[nodes[i, FIRST]:nodes[i, FIRST] + nodes[i, COUNT]] = depth[i] + 1
+        player = nodes[:, KIND] == PLAYER
+        actions = int(nodes[player, COUNT].max()) if player.any() else 1
+        scratch = max([self.game.deck_size + 2] + [side[0].shape[1] + 1 + side[3].shape[1] for side in self._tree[3]])
+        return int(depth.max()) + 2, max(len(c) for c in self._cards), actions, scratch
+
     @staticmethod
     def memory_bytes(game: RangeGame) -> int:
         """Bytes of the regret and average tables (float32) that a solver of ``game`` allocates."""
         rows = game.game_tree.rows
         return sum(2 * 4 * rows[p] * len(game.hands[p]) for p in range(2))
 
-    def _prepare(self) -> tuple[Any, Any]:
+    def _prepare(self) -> tuple[tuple[NDArray[np.int32], ...], ...]:
+        """Per traverser, :func:`~cfrlib.holdem.showdown.prepare_showdown`'s fields of every river
+        board stacked along a first axis (board ``b`` at index ``b``: every board gives each field
+        the same shape), so that the pass reads them without a list."""
         game = self.game
-        out = (List(), List())
-        for board in game.game_tree.boards:
-            s = [np.asarray(game.strengths(board, game.hands[p]), dtype=np.int64) for p in range(2)]
+        # numba needs the arrays' types even when no showdown exists: a board of ties then
+        boards: list[tuple[int, ...] | None] = [*game.game_tree.boards] or [None]
+        out: list[list[tuple[Any, ...]]] = [[], []]
+        for board in boards:
+            if board is None:
+                s = [np.zeros(len(game.hands[p]), np.int64) for p in range(2)]
+            else:
+                s = [np.asarray(game.strengths(board, game.hands[p]), dtype=np.int64) for p in range(2)]
             for p in range(2):
                 out[p].append(prepare_showdown(game.hands[p], s[p], game.hands[1 - p], s[1 - p], game.deck_size))
-        if not game.game_tree.boards:  # numba needs the list's type even when no showdown exists
-            for p in range(2):
-                dummy = np.zeros((1, self._cards[p].shape[1]), dtype=np.int64)
-                out[p].append(prepare_showdown(dummy, np.zeros(1, np.int64), dummy, np.zeros(1, np.int64), 2))
-        return out
+        return tuple(tuple(np.stack(field) for field in zip(*out[p])) for p in range(2))
 
     def _params(self, t: int) -> FloatArray:
         """(pre-discount of positive and negative regrets, post-discount of both, average decay,
@@ -351,16 +473,17 @@ class RangeSolver:
         opp, own = game.weights[1 - p], game.weights[p]
         split = self._splits[p]
         if not len(self._tasks):
-            _walk(0, p, mode, opp, own, out, self._tree, self._tables, params, split)
+            _walk(0, p, mode, opp, own, out, self._tree, self._tables, params, split, self._work)
             return out
-        _walk(0, p, mode, opp, own, out, self._tree, self._tables, params, (1,) + split[1:])
+        _walk(0, p, mode, opp, own, out, self._tree, self._tables, params, (1,) + split[1:], self._work)
         step = min(self.threads, len(self._tasks))
-        jobs = [] if self._pool is None else [self._pool.submit(_walk_tasks, p, mode, self._tasks, k, step, self._tree, self._tables, params, split)
-                for k in range(1, step)]
-        _walk_tasks(p, mode, self._tasks, 0, step, self._tree, self._tables, params, split)
+        jobs = [] if self._pool is None else [
+            self._pool.submit(_walk_tasks, p, mode, self._tasks, k, step, self._tree, self._tables, params, split,
+                              self._shape) for k in range(1, step)]
+        _walk_tasks(p, mode, self._tasks, 0, step, self._tree, self._tables, params, split, self._shape)
         for job in jobs:
             job.result()
-        _walk(0, p, mode, opp, own, out, self._tree, self._tables, params, (2,) + split[1:])
+        _walk(0, p, mode, opp, own, out, self._tree, self._tables, params, (2,) + split[1:], self._work)
         return out
 
     def iterate(self, iterations: int = 1) -> RangeSolver:
@@ -482,7 +605,7 @@ class RangeSolver:
         q = node.player
         out = np.empty((len(node.actions), len(self.game.hands[q])))
         _strategy(self.regrets[q], self.sums[q], self.lock_rows[q], self.lock_tables[q], self._nodes[i, ROW],
-                  len(node.actions), True, out)
+                  len(node.actions), True, out, np.empty(out.shape[1]))
         return out
 
     def lock(self, path: list[str | int] | tuple[str | int, ...], strategy: FloatArray,
@@ -537,7 +660,8 @@ class RangeSolver:
         from there, starting pot included (NaN for hands that cannot be there)."""
         i, reach = self._reaches(path)
         out = np.zeros(len(self.game.hands[p]))
-        _walk(i, p, AVERAGE, reach[1 - p], reach[p], out, self._tree, self._tables, self._params(1), self._splits[p])
+        _walk(i, p, AVERAGE, reach[1 - p], reach[p], out, self._tree, self._tables, self._params(1), self._splits[p],
+              self._work)
         mass = self._unblocked(p, reach[1 - p])
         mass[np.isin(self._cards[p], self.game.game_tree.board_at[i]).any(axis=1)] = 0.0
         with np.errstate(invalid="ignore", divide="ignore"):

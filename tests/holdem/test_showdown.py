@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from cfrlib.errors import SpotError
 from cfrlib.holdem.showdown import (
     fold_values,
     fold_values_naive,
@@ -114,3 +115,12 @@ def test_small_deck_two_card_hands_all_ties():
     assert_close(fold, fold_naive)
     np.testing.assert_array_equal(show, 0.0)
     np.testing.assert_array_equal(show_naive, 0.0)
+
+
+def test_more_hands_than_the_int16_tables_hold_are_refused():
+    """The showdown tables are int16: lists of hands whose card entries pass 32,767 slots (far
+    beyond hold'em's 1,326 hands) get a SpotError, not wrapped indices."""
+    hands = np.array([[i % 52, (i + 1) % 52] for i in range(20_000)], dtype=np.int64)
+    strength = np.zeros(len(hands), dtype=np.int64)
+    with pytest.raises(SpotError, match="int16"):
+        prepare_showdown(hands, strength, hands, strength, 52)
