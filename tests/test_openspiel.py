@@ -65,12 +65,14 @@ def test_policies_round_trip(leduc):
     assert np.allclose(uniform.probs, cfrlib.uniform_strategy(leduc).probs)
 
 
-@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker"])
-def test_cfr_equals_openspiels_cfr_iterate_by_iterate(name):
+# OpenSpiel's CFR runs in Python: on Leduc each iteration costs about 0.1 s of CPU, and by the
+# second the alternating updates and the uniform average both shape the strategies compared.
+@pytest.mark.parametrize("name, iterations", [("kuhn_poker", 10), ("leduc_poker", 4)])
+def test_cfr_equals_openspiels_cfr_iterate_by_iterate(name, iterations):
     game = games.from_openspiel(name)
     theirs = os_cfr.CFRSolver(game.openspiel_game)   # alternating updates, uniform average
     ours = cfrlib.CFR(game)
-    for _ in range(10):
+    for _ in range(iterations):
         theirs.evaluate_and_update_policy()
         ours.iterate(1)
         mine = ours.average_strategy()

@@ -111,17 +111,47 @@ def _pytest(root: Path) -> tuple[subprocess.CompletedProcess, dict[str, list[str
     return run, _outcomes(report)
 
 
-def test_nbval_fails_on_error_and_on_changed_number(tmp_path):
-    chapters = _test_setup(tmp_path)
-    # The clean twin also shows the sanitizing at work: another memory address is no change.
+FIGURE = ("import matplotlib.pyplot as plt\n"
+          "fig, ax = plt.subplots(layout='constrained')\n"
+          "ax.plot([0, 1], [0, 1], label='diagonal')\n"
+          "ax.set_title('a curve')\n"
+          "ax.legend(loc='{where}')\n"
+          "fig.savefig(__import__('io').BytesIO(), format='png')\n"
+          "plt.close(fig)\n"
+          "print('drawn')")
+
+
+@pytest.fixture(scope="module")
+def nbval_run(tmp_path_factory) -> tuple[subprocess.CompletedProcess, dict[str, list[str]]]:
+    """One pytest run (as make test runs a chapter) over the notebooks of the three tests below,
+    each defect in a notebook of its own beside its clean twin: one pytest start-up instead of
+    three (each imports nbval, nbformat and this repository's plugin)."""
+    root = tmp_path_factory.mktemp("nbval")
+    chapters = _test_setup(root)
+    # Errors and changed numbers. The clean twin also shows the sanitizing at work: another
+    # memory address is no change.
     _notebook(chapters / "clean.ipynb", [
         ("print(6 * 7)", "42\n"),
         ("print(object())", "<object object at 0x7f00deadbeef>\n"),
     ])
     _notebook(chapters / "raises.ipynb", [("print(6 * 7)", "42\n"), ("1 / 0", "")])
     _notebook(chapters / "changed_number.ipynb", [("print(6 * 7)", "41\n")])
+    # Quoted numbers: current, stale, unstored, and a timing (not compared, like its code cell).
+    current = {'f"{6 * 7 / 100:.1%}"': "'42.0%'", "x": "42"}
+    for name, stored in (("current", current), ("stale", {**current, "x": "41"}),
+                         ("unstored", None), ("timing", {**current, "x": "41"})):
+        quote = _quote(stored)
+        if name == "timing":
+            quote.metadata["tags"] = ["nbval-ignore-output"]
+        _notebook(chapters / f"{name}.ipynb", [("x = 6 * 7", None), quote, ("print(x)", "42\n")])
+    # Figures: a legend over the data, and its legible twin.
+    for name, where in (("legible", "upper left"), ("covered", "center")):
+        _notebook(chapters / f"{name}.ipynb", [(FIGURE.format(where=where), "drawn\n")])
+    return _pytest(root)
 
-    run, outcome = _pytest(tmp_path)
+
+def test_nbval_fails_on_error_and_on_changed_number(nbval_run):
+    run, outcome = nbval_run
     by_notebook = {name: outcome.get(name) for name in ("clean", "raises", "changed_number")}
 
     assert run.returncode == 1, run.stdout[-3000:]
@@ -188,20 +218,11 @@ def test_a_kernel_that_dies_while_starting_is_started_again(tmp_path):
     assert not (tmp_path / "die-once").exists()
 
 
-def test_nbval_fails_on_a_stale_or_missing_quoted_number(tmp_path):
+def test_nbval_fails_on_a_stale_or_missing_quoted_number(nbval_run):
     """Strict nbval compares code cells only; tools/nbval_watchdog.py also evaluates the {eval}
     expressions of the markdown cells after each code cell and compares them with the stored
-    results."""
-    chapters = _test_setup(tmp_path)
-    current = {'f"{6 * 7 / 100:.1%}"': "'42.0%'", "x": "42"}
-    for name, stored in (("current", current), ("stale", {**current, "x": "41"}),
-                         ("unstored", None), ("timing", {**current, "x": "41"})):
-        quote = _quote(stored)
-        if name == "timing":  # quotes a measurement: not compared, like its code cell
-            quote.metadata["tags"] = ["nbval-ignore-output"]
-        _notebook(chapters / f"{name}.ipynb", [("x = 6 * 7", None), quote, ("print(x)", "42\n")])
-
-    run, outcome = _pytest(tmp_path)
+    results (not those of a cell quoting a measurement, tagged like its code cell)."""
+    run, outcome = nbval_run
     assert run.returncode == 1, run.stdout[-3000:]
     assert outcome["current"] == ["passed", "passed"], run.stdout[-3000:]
     assert outcome["stale"] == ["failed", "passed"], run.stdout[-3000:]
@@ -214,23 +235,11 @@ def test_nbval_fails_on_a_stale_or_missing_quoted_number(tmp_path):
             in run.stdout)
 
 
-def test_nbval_fails_on_a_figure_a_reader_cannot_read(tmp_path):
+def test_nbval_fails_on_a_figure_a_reader_cannot_read(nbval_run):
     """tools/nbval_watchdog.py checks every figure a cell saves as an image, inline or not
     (tools/figure_layout.py), and fails the cell naming the figure and the texts; the legible
     twin passes."""
-    chapters = _test_setup(tmp_path)
-    draw = ("import matplotlib.pyplot as plt\n"
-            "fig, ax = plt.subplots(layout='constrained')\n"
-            "ax.plot([0, 1], [0, 1], label='diagonal')\n"
-            "ax.set_title('a curve')\n"
-            "ax.legend(loc='{where}')\n"
-            "fig.savefig(__import__('io').BytesIO(), format='png')\n"
-            "plt.close(fig)\n"
-            "print('drawn')")
-    for name, where in (("legible", "upper left"), ("covered", "center")):
-        _notebook(chapters / f"{name}.ipynb", [(draw.format(where=where), "drawn\n")])
-
-    run, outcome = _pytest(tmp_path)
+    run, outcome = nbval_run
     assert run.returncode == 1, run.stdout[-3000:]
     assert outcome["legible"] == ["passed"], run.stdout[-3000:]
     assert outcome["covered"] == ["failed"], run.stdout[-3000:]

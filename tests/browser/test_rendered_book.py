@@ -327,7 +327,27 @@ COLUMNS = """() => [...document.querySelectorAll("article figure, article .cfrli
                                   - parseFloat(style.paddingRight)); })"""
 
 
-def test_the_figure_check_assumes_the_column_the_pages_give_their_figures(browser):
+@pytest.fixture(scope="module")
+def chapters_at_1280(browser) -> dict[str, dict]:
+    """Each chapter's page opened once at 1280 px: the width of the column of each figure and
+    explorer (``columns``) and the rows of each line of each highlighted listing (``listings``,
+    as LINE_ROWS gives them), for the two tests below."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    found: dict[str, dict] = {}
+    try:
+        for page_path in PAGES:
+            if page_path.startswith("chapters/") and "/api/" not in page_path:
+                page.goto((SITE / page_path).as_uri(), wait_until="load")
+                found[page_path] = {
+                    "columns": page.evaluate(COLUMNS),
+                    "listings": [pre.evaluate(LINE_ROWS) for pre in page.locator(
+                        "div.cell_output div.text_html div.highlight pre").all()]}
+    finally:
+        page.close()
+    return found
+
+
+def test_the_figure_check_assumes_the_column_the_pages_give_their_figures(chapters_at_1280):
     """tools/figure_layout.py measures text as shown in a column of COLUMN_PX pixels: at 1280 px
     every figure and explorer of the book has at least that much room (a wider page would only
     make text larger), so a figure that passes the check reads at 9 px or more."""
@@ -336,15 +356,7 @@ def test_the_figure_check_assumes_the_column_the_pages_give_their_figures(browse
     sys.path.insert(0, str(ROOT / "tools"))
     import figure_layout
 
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    widths: dict[str, list[int]] = {}
-    try:
-        for page_path in PAGES:
-            if page_path.startswith("chapters/") and "/api/" not in page_path:
-                page.goto((SITE / page_path).as_uri(), wait_until="load")
-                widths[page_path] = page.evaluate(COLUMNS)
-    finally:
-        page.close()
+    widths = {page_path: found["columns"] for page_path, found in chapters_at_1280.items()}
     measured = [w for found in widths.values() for w in found]
     assert measured, "no figure found in the book's chapters"
     narrow = {p: min(found) for p, found in widths.items() if found and min(found) < figure_layout.COLUMN_PX}
@@ -450,23 +462,17 @@ def test_the_book_listings_hang_on_a_phone_and_are_cfrlib_source(browser):
         page.close()
 
 
-def test_no_line_of_a_source_listing_wraps_at_1280_px(browser):
+def test_no_line_of_a_source_listing_wraps_at_1280_px(chapters_at_1280):
     """tests/test_contracts.py keeps every printed line of cfrlib within PRINTED_LINE_LIMIT (83)
     characters, what the code column holds at a 1280 px window: on every chapter, no line of a
     listing (a highlighted HTML output: cfrlib's source, chapter 8's diffs of it; printed text
     may wrap) takes two rows."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
     wrapped, listings = {}, 0
-    try:
-        for page_path in PAGES:
-            if page_path.startswith("chapters/") and "/api/" not in page_path:
-                page.goto((SITE / page_path).as_uri(), wait_until="load")
-                for pre in page.locator("div.cell_output div.text_html div.highlight pre").all():
-                    listings += 1
-                    wrapped.update({f"{page_path}: {line['text'].strip()[:50]}": len(line["lefts"])
-                                    for line in pre.evaluate(LINE_ROWS) if len(line["lefts"]) > 1})
-    finally:
-        page.close()
+    for page_path, found in chapters_at_1280.items():
+        for rows in found["listings"]:
+            listings += 1
+            wrapped.update({f"{page_path}: {line['text'].strip()[:50]}": len(line["lefts"])
+                            for line in rows if len(line["lefts"]) > 1})
     assert listings > 20
     assert wrapped == {}
 
