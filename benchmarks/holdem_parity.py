@@ -28,6 +28,8 @@ import numpy as np
 from cfrlib.holdem import RangeSolver, TreeConfig, holdem_game
 
 HERE = Path(__file__).resolve().parent
+UNTIL_LIMIT = 400
+"""The most iterations ``--until-percent`` runs."""
 
 
 def build(spot: dict[str, Any]) -> Any:
@@ -44,22 +46,35 @@ def build(spot: dict[str, Any]) -> Any:
     return holdem_game(config, board, [spot["oop_range"], spot["ip_range"]])
 
 
-def compare(record: dict[str, Any], iterations: int | None) -> dict[str, Any]:
+def compare(record: dict[str, Any], iterations: int | None,
+            until_percent: float | None = None) -> dict[str, Any]:
+    """The spot of ``record`` solved to the same checkpoints (at most ``iterations``), then, with
+    ``until_percent``, on in steps of ten iterations until the exploitability is at most that
+    percentage of the pot (or ``UNTIL_LIMIT`` iterations)."""
     spot, theirs = record["spot"], record["result"]
+    pot = spot["starting_pot"]
     game = build(spot)
     solver = RangeSolver(game, schedule="postflop", threads=record["threads"])
     checkpoints = [row[0] for row in theirs["exploitability_log"] if row[0] > 0]
     if iterations is not None:
         checkpoints = [k for k in checkpoints if k <= iterations]
-    log, seconds, cpu, done = [], 0.0, 0.0, 0
-    for k in checkpoints:
+    log: list[list[float]] = []
+    seconds = cpu = 0.0
+
+    def advance(k: int) -> None:
+        nonlocal seconds, cpu
         start, cpu_start = time.perf_counter(), time.process_time()
-        solver.iterate(k - done)
+        solver.iterate(k - solver.iteration)
         seconds += time.perf_counter() - start
         cpu += time.process_time() - cpu_start
-        done = k
         log.append([k, seconds, cpu, solver.exploitability()])
-    pot = spot["starting_pot"]
+
+    for k in checkpoints:
+        advance(k)
+    while (until_percent is not None and 100 * log[-1][3] / pot > until_percent
+           and solver.iteration < UNTIL_LIMIT):
+        advance(solver.iteration + 10)
+    done = solver.iteration
     evs = {}
     for p in range(2):
         ours = dict(zip(game.names[p], solver.hand_values(p), strict=True))
@@ -81,18 +96,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("records", nargs="+", type=Path, help="postflop_solver_<spot>_<threads>t.json files")
     parser.add_argument("--iterations", type=int, default=None, help="stop at this many iterations")
+    parser.add_argument("--until-percent", type=float, default=None,
+                        help="then go on, ten iterations at a time, until at most this %% of the pot")
     parser.add_argument("--out-dir", type=Path, default=HERE / "data")
     args = parser.parse_args()
     for path in args.records:
         record = json.loads(path.read_text())
-        result = compare(record, args.iterations)
+        result = compare(record, args.iterations, args.until_percent)
         name = path.name.replace("postflop_solver_", "holdem_engine_")
         args.out_dir.mkdir(parents=True, exist_ok=True)
         (args.out_dir / name).write_text(json.dumps(result, indent=1))
         print(f"{path.name}: {result['threads']} threads, memory {result['memory_bytes']}")
         print(f"{'iteration':>9} {'cfrlib CPU s':>12} {'cfrlib expl':>12} {'postflop CPU s':>14} {'postflop expl':>14}")
-        for ours, theirs in zip(result["log"], result["postflop_solver_log"], strict=True):
-            print(f"{ours[0]:>9} {ours[2]:>12.2f} {ours[3]:>12.4f} {theirs[2]:>14.2f} {theirs[3]:>14.4f}")
+        for k, ours in enumerate(result["log"]):
+            theirs = result["postflop_solver_log"][k] if k < len(result["postflop_solver_log"]) else None
+            print(f"{ours[0]:>9} {ours[2]:>12.2f} {ours[3]:>12.4f}"
+                  + (f" {theirs[2]:>14.2f} {theirs[3]:>14.4f}" if theirs else ""))
         for p, ev in result["expected_values"].items():
             print(f"player {p}: EV {ev['ours']:.3f} (postflop-solver {ev['theirs']:.3f}), "
                   f"mean |hand EV difference| {ev['mean_abs_hand_difference']:.3f}")
