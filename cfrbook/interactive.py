@@ -574,18 +574,29 @@ _STYLE = (
     ".cfrlib-explorer-figure{max-width:100%;height:auto;display:block}"
     ".cfrlib-explorer-fixed{font-size:.9em;margin:.2em 0}"
     ".cfrlib-explorer-text{margin:.3em 0;white-space:pre-wrap;overflow-wrap:anywhere;"
-    "box-sizing:border-box;overflow:visible}</style>")
+    "box-sizing:border-box;overflow:visible}"
+    ".cfrlib-explorer-text span{white-space:nowrap}</style>")
 
 # Shows the frame of the controls' position: the frame index is the row-major index of the
 # position (last axis fastest), as in Explorer.grid. The image's alternative text follows the frame
-# (frame_alt). The printed text wraps and keeps the height of the tallest frame's text at the
-# column's width, so that the figure under it never moves. Play steps a slider one stop a tick to
+# (frame_alt). The printed text wraps between words, never inside one ("9.4e-05" is not broken
+# at its hyphen: each word is a span that does not wrap), and keeps the height of the tallest
+# frame's text at the column's width, so that the figure under it never moves. Play steps a slider one stop a tick to
 # its end; from its last stop, or from the stop it opened on, it starts at the first.
 _SCRIPT = """(function(){
 var root=document.currentScript.parentElement;
 var data=JSON.parse(root.querySelector("script.cfrlib-explorer-data").textContent);
 var img=root.querySelector("img.cfrlib-explorer-figure"),
     pre=root.querySelector("pre.cfrlib-explorer-text");
+function write(el,t){
+  el.textContent="";
+  t.split(/(\\s+)/).forEach(function(part,j){
+    if(j%2){el.appendChild(document.createTextNode(part));}
+    else if(part){
+      var word=document.createElement("span");word.textContent=part;el.appendChild(word);
+    }
+  });
+}
 var UNDRAWN="This setting was not drawn in this copy of the page: move the controls in a "+
   "running notebook, or run make execute to draw every setting.";
 function position(k){
@@ -619,11 +630,11 @@ function show(){
   });
   var f=data.frame_of[index];
   if(f===null){
-    pre.textContent=UNDRAWN;img.style.opacity=0.3;
+    write(pre,UNDRAWN);img.style.opacity=0.3;
   }else{
     img.src="data:image/png;base64,"+data.images[f];img.style.opacity="";
     img.setAttribute("data-text-px",data.text_px[f]);
-    pre.textContent=data.texts[f];
+    write(pre,data.texts[f]);
   }
   img.alt=alt(positions,f);
   root.setAttribute("data-frame",index);
@@ -637,7 +648,7 @@ function fitText(again){
   probe.style.cssText="position:absolute;visibility:hidden;min-height:0;width:"+width+"px";
   pre.after(probe);
   data.texts.concat(data.frame_of.indexOf(null)<0?[]:[UNDRAWN]).forEach(function(t){
-    probe.textContent=t;tallest=Math.max(tallest,probe.getBoundingClientRect().height);
+    write(probe,t);tallest=Math.max(tallest,probe.getBoundingClientRect().height);
   });
   probe.remove();
   pre.style.minHeight=tallest+"px";

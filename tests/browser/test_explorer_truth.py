@@ -6,8 +6,9 @@
   saying "seed N not drawn").
 - A value that cannot change is stated as text ("Fixed on this page: ..."), never drawn as a
   control (chapter 9's "predictive: no", chapter 10's list of variants).
-- The printed text wraps (none cut off or scrolling) and keeps one height over every frame, so
-  the figure under it never moves as the controls move (chapter 4's walk jumped as its text grew).
+- The printed text wraps between words (none cut off or scrolling, no "9.4e-05" broken at its
+  hyphen) and keeps one height over every frame, so the figure under it never moves as the
+  controls move (chapter 4's walk jumped as its text grew).
 - The figure's alternative text follows the frame shown: the page's script writes, for every
   setting, what :func:`cfrbook.interactive.frame_alt` writes in Python (the explorer's alt, the
   setting and the frame's title), and the page opens with the text the HTML carries.
@@ -34,9 +35,10 @@ from cfrbook.interactive import Explorer, frame_alt
 matplotlib.use("agg")
 
 # Each grid point, set through the controls as a reader would leave them, with what it shows: the
-# frame, the image's alt, the text box's height and whether its text is cut off or leaves the
-# page, and the figure's top (from the explorer's top). The controls end where they began.
-VISIT = """
+# frame, the image's alt, the text box's height, whether its text is cut off or leaves the page,
+# a word it breaks over two rows, and the figure's top (from the explorer's top). The controls
+# end where they began.
+VISIT = r"""
 (root) => {
   const data = JSON.parse(root.querySelector("script.cfrlib-explorer-data").textContent);
   const pre = root.querySelector("pre.cfrlib-explorer-text");
@@ -56,6 +58,10 @@ VISIT = """
     positions.forEach((p, k) => { moved = set(k, p) || moved; });
     if (moved) { moved.dispatchEvent(new Event("change")); }
   };
+  const walk = function* (el) {
+    const nodes = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = nodes.nextNode(); node; node = nodes.nextNode()) { yield node; }
+  };
   const total = data.shape.reduce((a, b) => a * b, 1), points = [];
   for (let index = 0; index < total; index++) {
     const positions = [];
@@ -65,7 +71,17 @@ VISIT = """
     }
     go(positions);
     const box = pre.getBoundingClientRect();
-    points.push({positions, frame: +root.dataset.frame, alt: img.alt, hidden: pre.hidden,
+    let broken = "";   // a word of the text split over two rows
+    for (const node of walk(pre)) {
+      for (const word of node.textContent.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (tops.size > 1) { broken = broken || word[0]; }
+      }
+    }
+    points.push({positions, frame: +root.dataset.frame, alt: img.alt, hidden: pre.hidden, broken,
                  height: box.height, right: box.right, page,
                  cut: !pre.hidden && (pre.scrollWidth > pre.clientWidth + 1 ||
                                       pre.scrollHeight > pre.clientHeight + 1),
@@ -131,6 +147,8 @@ def _shown_problems(data: dict, points: list[dict], opened_alt: str) -> list[str
         where = f"at {point['positions']}"
         if point["cut"] or point["right"] > point["page"] + 1:
             problems.append(f"{where}: the printed text is cut off")
+        if point["broken"]:
+            problems.append(f"{where}: the printed text breaks {point['broken']!r} over two rows")
         frame = data["frame_of"][point["frame"]]
         moving = [(a["description"], a["labels"][p])
                   for a, p in zip(data["axes"], point["positions"]) if a["kind"] != "fixed"]
@@ -229,6 +247,7 @@ def _walk(step, seed):
     fig, ax = plotting.new_figure(width=3, height=2)
     ax.set_title(f"step {step}, " + (f"seed {seed} dark" if seed < 2 else f"seed {seed} not drawn"))
     print("\n".join(["the regret added at this node, with the reach of the others"] * step))
+    print("a" * step, " ".join(["9.4e-05"] * 9))
 
 
 def _walk_explorer(**static) -> Explorer:
@@ -263,6 +282,13 @@ def test_the_checks_find_untruthful_explorers(browser):
         data["axes"][1]["kind"] = "fixed"
         untruthful = (_positions_problems(data, root.evaluate(OFFERED)) +
                       _shown_problems(data, root.evaluate(VISIT), "A walk"))
+        # Text that wraps anywhere a browser may: "9.4e-05" after its hyphen.
+        root.evaluate("""(root) => {
+            root.querySelector("pre").style.whiteSpace = "pre-wrap";
+            root.insertAdjacentHTML("beforeend", "<style>pre span {white-space: normal !important}</style>");
+        }""")
+        broken = {p.split(": ", 1)[1] for p in _shown_problems(data, root.evaluate(VISIT), "A walk")
+                  if "over two rows" in p}
     finally:
         page.close()
     assert truthful == []
@@ -270,6 +296,7 @@ def test_the_checks_find_untruthful_explorers(browser):
                               "seed: its fixed value is not stated as text"]
     assert "at [0, 0]: the printed text is cut off" in untruthful, untruthful
     assert "at [3, 1]: the alt text does not describe the frame: 'A walk'" in untruthful
+    assert broken == {"the printed text breaks '9.4e-05' over two rows"}
     assert [p.split(":")[0] for p in untruthful[-2:]] == [
         "the printed text's height changes with the setting",
         "the figure's top changes with the setting"]
