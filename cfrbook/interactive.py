@@ -258,17 +258,13 @@ def slider_stops(axis: Axis) -> Stops:
         "or shorter labels")
 
 
-def frame_alt(alt: str, settings: Sequence[tuple[str, str]], title: str) -> str:
-    """The alternative text of one frame: the explorer's ``alt``, the ``settings`` it shows
-    (``(control, value)`` pairs of the controls that move) and the figure's ``title`` (its
-    titles, one a line), e.g. "Bars of P(bet). Shown for iterations: 100. The figure's title:
-    after 100 iterations." The static page's script writes the same for each frame it shows."""
+def frame_alt(alt: str, settings: Sequence[tuple[str, str]]) -> str:
+    """The alternative text of one frame: the explorer's ``alt`` and the ``settings`` it shows
+    (``(control, value)`` pairs of the controls that move), e.g. "Bars of P(bet). Shown for
+    iterations: 100." The static page's script writes the same for each frame it shows."""
     parts = [alt.rstrip(" .")] if alt.strip() else []
     if settings:
         parts.append("Shown for " + "; ".join(f"{name}: {value}" for name, value in settings))
-    title = "; ".join(line for line in title.split("\n") if line)
-    if title:
-        parts.append(f"The figure's title: {title}")
     return ". ".join(parts) + "." if parts else ""
 
 
@@ -298,7 +294,7 @@ class Explorer:
         A sentence shown under the controls in the static page (for example what needs a kernel).
     alt:
         Alternative text of the figure, for readers who cannot see it; the static page adds the
-        setting shown and the frame's title (:func:`frame_alt`).
+        setting shown (:func:`frame_alt`).
     """
 
     def __init__(self, draw: Callable[..., Any], controls: Mapping[str, Any], *,
@@ -492,7 +488,7 @@ class Explorer:
         # The text box is hidden only when no frame prints (the script keeps its height fixed).
         text_style = "" if any(texts) or None in frame_of else ' hidden=""'
         alt = frame_alt(self.alt, [(a.description, a.labels[a.default]) for a in self.axes
-                                   if a.kind != "fixed"], titles[first])
+                                   if a.kind != "fixed"])
         return (f'<div class="cfrlib-explorer" data-frame="{start}">{_STYLE}'
                 f'<div class="cfrlib-explorer-controls">{controls}</div>{fixed}{note}'
                 f'<pre class="cfrlib-explorer-text"{text_style}>{html.escape(texts[first])}</pre>'
@@ -578,8 +574,8 @@ _STYLE = (
     ".cfrlib-explorer-text span{white-space:nowrap}</style>")
 
 # Shows the frame of the controls' position: the frame index is the row-major index of the
-# position (last axis fastest), as in Explorer.grid. The image's alternative text follows the frame
-# (frame_alt). The printed text wraps between words, never inside one ("9.4e-05" is not broken
+# position (last axis fastest), as in Explorer.grid. The image's alternative text names the setting
+# shown (frame_alt). The printed text wraps between words, never inside one ("9.4e-05" is not broken
 # at its hyphen: each word is a span that does not wrap), and keeps the height of the tallest
 # frame's text at the column's width, so that the figure under it never moves. Play steps a slider one stop a tick to
 # its end; from its last stop, or from the stop it opened on, it starts at the first.
@@ -612,9 +608,7 @@ function alt(positions,f){
     return axis.kind==="fixed"?null:axis.description+": "+axis.labels[positions[k]];
   }).filter(function(s){return s!==null;});
   if(shown.length){parts.push("Shown for "+shown.join("; "));}
-  var title=f===null?"":(data.titles[f]||"").split("\\n").filter(Boolean).join("; ");
   if(f===null){parts.push("This setting was not drawn in this copy of the page");}
-  if(title){parts.push("The figure's title: "+title);}
   return parts.length?parts.join(". ")+".":"";
 }
 function show(){

@@ -10,8 +10,9 @@
   hyphen) and keeps one height over every frame, so the figure under it never moves as the
   controls move (chapter 4's walk jumped as its text grew).
 - The figure's alternative text follows the frame shown: the page's script writes, for every
-  setting, what :func:`cfrbook.interactive.frame_alt` writes in Python (the explorer's alt, the
-  setting and the frame's title), and the page opens with the text the HTML carries.
+  setting, what :func:`cfrbook.interactive.frame_alt` writes in Python (the explorer's alt and
+  the setting), within the book's rules for alt text (tests/test_figures_accessible.py: at most
+  250 characters, no TeX), and the page opens with the text the HTML carries.
 - "Play" from the position the explorer opens on plays: one stop a tick from the first stop to
   the last, then stops (chapter 4's walk opened two stops before its end and played two).
 
@@ -28,6 +29,8 @@ import matplotlib
 import pytest
 from test_explorers import DATA, EXPLORER_PAGES, _static_page
 from test_rendered_book import SITE, browser  # noqa: F401
+
+from test_figures_accessible import alt_problem
 
 from cfrbook import plotting
 from cfrbook.interactive import Explorer, frame_alt
@@ -152,9 +155,10 @@ def _shown_problems(data: dict, points: list[dict], opened_alt: str) -> list[str
         frame = data["frame_of"][point["frame"]]
         moving = [(a["description"], a["labels"][p])
                   for a, p in zip(data["axes"], point["positions"]) if a["kind"] != "fixed"]
-        if frame is not None and point["alt"] != frame_alt(data["alt"], moving,
-                                                           data["titles"][frame]):
+        if frame is not None and point["alt"] != frame_alt(data["alt"], moving):
             problems.append(f"{where}: the alt text does not describe the frame: {point['alt']!r}")
+        elif why := alt_problem(point["alt"]):
+            problems.append(f"{where}: the alt text is {why}")
     for key, what in (("height", "the printed text's height"), ("top", "the figure's top")):
         values = sorted({round(p[key], 1) for p in points})
         if values[-1] - values[0] > 1:
