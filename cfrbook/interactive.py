@@ -129,7 +129,7 @@ class Axis:
     """One control as the static page offers it: the grid ``values`` (shown as ``labels``),
     the index of the control's initial value in them, and how to draw the control: ``"range"``
     (a slider), ``"choice"`` (radio buttons), ``"select"`` (a drop-down list), ``"check"`` (a
-    check box) or ``"fixed"`` (a single value: shown, not changeable without a kernel)."""
+    check box) or ``"fixed"`` (a single value: the page states it as text, not as a control)."""
 
     name: str
     description: str
@@ -258,6 +258,16 @@ def slider_stops(axis: Axis) -> Stops:
         "or shorter labels")
 
 
+def frame_alt(alt: str, settings: Sequence[tuple[str, str]]) -> str:
+    """The alternative text of one frame: the explorer's ``alt`` and the ``settings`` it shows
+    (``(control, value)`` pairs of the controls that move), e.g. "Bars of P(bet). Shown for
+    iterations: 100." The static page's script writes the same for each frame it shows."""
+    parts = [alt.rstrip(" .")] if alt.strip() else []
+    if settings:
+        parts.append("Shown for " + "; ".join(f"{name}: {value}" for name, value in settings))
+    return ". ".join(parts) + "." if parts else ""
+
+
 class Explorer:
     """A figure and its controls, live in a kernel and precomputed for the static book.
 
@@ -270,17 +280,21 @@ class Explorer:
         ``{name: ipywidget}``, the keyword arguments of ``draw`` and the widgets that set them.
     static:
         ``{name: values}``: the values the published page offers for a control, a subset of the
-        control's own (default: all of them). One value keeps the control fixed in the page.
+        control's own (default: all of them). One value keeps the control fixed in the page,
+        which states it as text ("Fixed on this page: ...") rather than drawing a control that
+        cannot move.
     layout:
         ``layout(controls, output) -> widget``: how the live widget arranges its controls and the
         figure (default: the controls in a row above the figure).
     play:
         Name of a slider that also gets a play button (live: a ``widgets.Play``; static: a button
-        that steps through the frames), ``interval`` milliseconds apart.
+        that steps the slider one stop at a time to its end, starting from its first stop when it
+        stands at its last or at the stop the page opened on), ``interval`` milliseconds apart.
     note:
         A sentence shown under the controls in the static page (for example what needs a kernel).
     alt:
-        Alternative text of the figure, for readers who cannot see it.
+        Alternative text of the figure, for readers who cannot see it; the static page adds the
+        setting shown (:func:`frame_alt`).
     """
 
     def __init__(self, draw: Callable[..., Any], controls: Mapping[str, Any], *,
@@ -453,28 +467,38 @@ class Explorer:
                 titles.append(f.title)
                 text_px.append(f.text_px)
             frame_of.append(seen[f])
-        data = {"axes": [{"name": a.name, "labels": list(a.labels), "kind": a.kind,
-                          "default": a.default} for a in self.axes],
+        data = {"axes": [{"name": a.name, "description": a.description, "labels": list(a.labels),
+                          "kind": a.kind, "default": a.default} for a in self.axes],
                 "shape": list(self.shape), "frame_of": frame_of, "images": images, "texts": texts,
-                "titles": titles, "text_px": text_px, "interval": self.interval}
+                "titles": titles, "text_px": text_px, "interval": self.interval, "alt": self.alt}
         start = self.opening
         first = frame_of[start]
         assert first is not None  # every mode draws the opening frame
         payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
         # The datalists' ids: the same data give the same ids, different explorers different ones.
         prefix = "cfrlib-" + hashlib.sha1(payload.encode()).hexdigest()[:12]
-        controls = "".join(self._control_html(k, a, prefix) for k, a in enumerate(self.axes))
+        controls = "".join(self._control_html(k, a, prefix) for k, a in enumerate(self.axes)
+                           if a.kind != "fixed")
+        fixed = "; ".join(f'{html.escape(a.description)}: <span data-readout="{k}">'
+                          f"{html.escape(a.labels[a.default])}</span>"
+                          for k, a in enumerate(self.axes) if a.kind == "fixed")
+        if fixed:
+            fixed = f'<p class="cfrlib-explorer-fixed">Fixed on this page: {fixed}.</p>'
         note = f'<p class="cfrlib-explorer-note">{html.escape(self.note)}</p>' if self.note else ""
-        text_style = "" if texts[first] else ' hidden=""'
+        # The text box is hidden only when no frame prints (the script keeps its height fixed).
+        text_style = "" if any(texts) or None in frame_of else ' hidden=""'
+        alt = frame_alt(self.alt, [(a.description, a.labels[a.default]) for a in self.axes
+                                   if a.kind != "fixed"])
         return (f'<div class="cfrlib-explorer" data-frame="{start}">{_STYLE}'
-                f'<div class="cfrlib-explorer-controls">{controls}</div>{note}'
+                f'<div class="cfrlib-explorer-controls">{controls}</div>{fixed}{note}'
                 f'<pre class="cfrlib-explorer-text"{text_style}>{html.escape(texts[first])}</pre>'
-                f'<img class="cfrlib-explorer-figure" alt="{html.escape(self.alt)}" '
+                f'<img class="cfrlib-explorer-figure" alt="{html.escape(alt)}" '
                 f'data-text-px="{text_px[first]:g}" src="data:image/png;base64,{images[first]}">'
                 f'<script type="application/json" class="cfrlib-explorer-data">{payload}</script>'
                 f"<script>{_SCRIPT}</script></div>")
 
     def _control_html(self, k: int, axis: Axis, prefix: str) -> str:
+        """The control of axis ``k``, which takes more than one value."""
         label = html.escape(axis.description)
         shown = html.escape(axis.labels[axis.default])
         if axis.kind == "range":
@@ -498,13 +522,10 @@ class Explorer:
                 for j, text in enumerate(axis.labels))
             return (f'<span class="cfrlib-control" role="radiogroup" aria-label="{label}">'
                     f"<span>{label}</span>{buttons}</span>")
-        if axis.kind == "check":
-            checked = " checked" if axis.values[axis.default] else ""
-            return (f'<span class="cfrlib-control"><label><input type="checkbox" '
-                    f'data-axis="{k}"{checked}> {label}</label></span>')
-        return (f'<span class="cfrlib-control cfrlib-control-fixed" '
-                f'title="changes in a running notebook">{label}: '
-                f'<output data-readout="{k}">{shown}</output></span>')
+        # a check box (a fixed axis has no control: static_html states its value as text)
+        checked = " checked" if axis.values[axis.default] else ""
+        return (f'<span class="cfrlib-control"><label><input type="checkbox" '
+                f'data-axis="{k}"{checked}> {label}</label></span>')
 
     def _slider_html(self, k: int, axis: Axis, list_id: str) -> str:
         """Slider ``k``: the range input, a datalist of its stops (the browser draws their ticks)
@@ -545,17 +566,35 @@ _STYLE = (
     ".cfrlib-stops{display:block;position:relative;font-size:.75em;line-height:1.2em}"
     ".cfrlib-stops span{position:absolute;transform:translateX(-50%);white-space:nowrap;"
     "font-variant-numeric:tabular-nums}"
-    ".cfrlib-control-fixed{opacity:.8}.cfrlib-explorer-note{font-size:.9em;margin:.2em 0}"
+    ".cfrlib-explorer-note{font-size:.9em;margin:.2em 0}"
     ".cfrlib-explorer-figure{max-width:100%;height:auto;display:block}"
-    ".cfrlib-explorer-text{margin:.3em 0}</style>")
+    ".cfrlib-explorer-fixed{font-size:.9em;margin:.2em 0}"
+    ".cfrlib-explorer-text{margin:.3em 0;white-space:pre-wrap;overflow-wrap:anywhere;"
+    "box-sizing:border-box;overflow:visible}"
+    ".cfrlib-explorer-text span{white-space:nowrap}</style>")
 
 # Shows the frame of the controls' position: the frame index is the row-major index of the
-# position (last axis fastest), as in Explorer.grid.
+# position (last axis fastest), as in Explorer.grid. The image's alternative text names the setting
+# shown (frame_alt). The printed text wraps between words, never inside one ("9.4e-05" is not broken
+# at its hyphen: each word is a span that does not wrap), and keeps the height of the tallest
+# frame's text at the column's width, so that the figure under it never moves. Play steps a slider one stop a tick to
+# its end; from its last stop, or from the stop it opened on, it starts at the first.
 _SCRIPT = """(function(){
 var root=document.currentScript.parentElement;
 var data=JSON.parse(root.querySelector("script.cfrlib-explorer-data").textContent);
 var img=root.querySelector("img.cfrlib-explorer-figure"),
     pre=root.querySelector("pre.cfrlib-explorer-text");
+function write(el,t){
+  el.textContent="";
+  t.split(/(\\s+)/).forEach(function(part,j){
+    if(j%2){el.appendChild(document.createTextNode(part));}
+    else if(part){
+      var word=document.createElement("span");word.textContent=part;el.appendChild(word);
+    }
+  });
+}
+var UNDRAWN="This setting was not drawn in this copy of the page: move the controls in a "+
+  "running notebook, or run make execute to draw every setting.";
 function position(k){
   var axis=data.axes[k], el=root.querySelector('[data-axis="'+k+'"]');
   if(axis.kind==="choice"){el=root.querySelector('[data-axis="'+k+'"]:checked');}
@@ -563,10 +602,20 @@ function position(k){
   if(axis.kind==="check"){return el.checked?1:0;}
   return +el.value;
 }
+function alt(positions,f){
+  var parts=data.alt.trim()?[data.alt.replace(/[ .]+$/,"")]:[];
+  var shown=data.axes.map(function(axis,k){
+    return axis.kind==="fixed"?null:axis.description+": "+axis.labels[positions[k]];
+  }).filter(function(s){return s!==null;});
+  if(shown.length){parts.push("Shown for "+shown.join("; "));}
+  if(f===null){parts.push("This setting was not drawn in this copy of the page");}
+  return parts.length?parts.join(". ")+".":"";
+}
 function show(){
-  var index=0;
+  var index=0,positions=[];
   data.axes.forEach(function(axis,k){
     var p=position(k);
+    positions.push(p);
     index=index*data.shape[k]+p;
     var out=root.querySelector('[data-readout="'+k+'"]'),
         range=root.querySelector('input[type=range][data-axis="'+k+'"]');
@@ -575,26 +624,39 @@ function show(){
   });
   var f=data.frame_of[index];
   if(f===null){
-    pre.textContent="This setting was not drawn in this copy of the page: move the controls in a "+
-      "running notebook, or run make execute to draw every setting.";
-    pre.hidden=false;img.style.opacity=0.3;
+    write(pre,UNDRAWN);img.style.opacity=0.3;
   }else{
     img.src="data:image/png;base64,"+data.images[f];img.style.opacity="";
     img.setAttribute("data-text-px",data.text_px[f]);
-    pre.textContent=data.texts[f];
-    pre.hidden=!data.texts[f];
+    write(pre,data.texts[f]);
   }
+  img.alt=alt(positions,f);
   root.setAttribute("data-frame",index);
+}
+var measured=null;
+function fitText(again){
+  var width=pre.getBoundingClientRect().width;
+  if(pre.hidden||!width||(width===measured&&!again)){return;}
+  measured=width;
+  var probe=pre.cloneNode(false),tallest=0;
+  probe.style.cssText="position:absolute;visibility:hidden;min-height:0;width:"+width+"px";
+  pre.after(probe);
+  data.texts.concat(data.frame_of.indexOf(null)<0?[]:[UNDRAWN]).forEach(function(t){
+    write(probe,t);tallest=Math.max(tallest,probe.getBoundingClientRect().height);
+  });
+  probe.remove();
+  pre.style.minHeight=tallest+"px";
 }
 root.querySelectorAll("[data-axis]").forEach(function(el){
   el.addEventListener("input",show);el.addEventListener("change",show);
 });
 root.querySelectorAll("[data-play]").forEach(function(button){
   var range=root.querySelector('input[type=range][data-axis="'+button.dataset.play+'"]'),timer=null;
+  var opening=range.value;
   function stop(){clearInterval(timer);timer=null;button.innerHTML="&#9654; play";}
   button.addEventListener("click",function(){
     if(timer){stop();return;}
-    if(+range.value>=+range.max){range.value=range.min;show();}
+    if(+range.value>=+range.max||range.value===opening){range.value=range.min;show();}
     button.innerHTML="&#10074;&#10074; pause";
     timer=setInterval(function(){
       if(+range.value>=+range.max){stop();return;}
@@ -602,4 +664,9 @@ root.querySelectorAll("[data-play]").forEach(function(button){
     },data.interval);
   });
 });
+show();fitText();
+if(window.ResizeObserver){new ResizeObserver(function(){fitText();}).observe(root);}
+else{window.addEventListener("resize",function(){fitText();});}
+window.addEventListener("load",function(){fitText(true);});
+if(document.fonts){document.fonts.ready.then(function(){fitText(true);});}
 })();"""

@@ -16,7 +16,8 @@ matplotlib.use("agg")
 from cfrbook import plotting  # noqa: E402
 from cfrbook.errors import ExplorerError  # noqa: E402
 from cfrbook.interactive import (FRAMES_VARIABLE, MAX_FRAMES, SLIDER_WIDTH, Explorer,  # noqa: E402
-                                Stops, describe_control, frames_mode, sample_points, slider_stops)
+                                Stops, describe_control, frame_alt, frames_mode, sample_points,
+                                slider_stops)
 from cfrlib import CfrlibError, games  # noqa: E402
 
 KUHN = games.kuhn()
@@ -211,7 +212,7 @@ def test_every_slider_lists_its_stops_and_labels_them_under_the_thumb():
     assert e.static_html("opening") == page and list_id not in explorer().static_html("opening")
 
 
-def test_a_fixed_control_shows_its_value_and_offers_no_input():
+def test_a_fixed_value_is_stated_as_text_not_drawn_as_a_control():
     choice = widgets.SelectMultiple(options=[("alpha", "a"), ("beta", "b")], value=("a", "b"))
 
     def draw(names):
@@ -220,9 +221,11 @@ def test_a_fixed_control_shows_its_value_and_offers_no_input():
     e = Explorer(draw, {"names": choice}, static={"names": [("a", "b")]},
                  note="Choosing variants needs a running notebook.")
     page = e.static_html()
-    assert "cfrlib-control-fixed" in page and "data-axis" not in page.split("<script")[0]
-    # A tuple of options reads as their labels, not as a Python tuple.
-    assert '<output data-readout="0">alpha, beta</output>' in page
+    controls = re.search(r'<div class="cfrlib-explorer-controls">(.*?)</div>', page).group(1)
+    assert controls == "" and "data-axis" not in page.split("<script")[0]
+    # Stated as text; a tuple of options reads as their labels, not as a Python tuple.
+    assert ('<p class="cfrlib-explorer-fixed">Fixed on this page: names: '
+            '<span data-readout="0">alpha, beta</span>.</p>') in page
     assert "Choosing variants needs a running notebook." in page
 
 
@@ -253,3 +256,14 @@ def test_play_steps_a_selection_slider_through_its_options_by_index():
     assert len(players) == 1
     player = players[0]
     assert (player.min, player.max, player.step, player.value) == (0, len(values) - 1, 1, 2)
+
+
+def test_the_alt_text_names_the_setting_shown():
+    e = explorer(alt="A line through the origin.")
+    page = e.static_html(mode="opening")
+    assert 'alt="A line through the origin. Shown for slope: 0.50; style: dashed."' in page
+    # The data carry what the page's script needs to write it for every other frame.
+    data = static_data(page)
+    assert data["alt"] == "A line through the origin."
+    assert [a["description"] for a in data["axes"]] == ["slope", "style"]
+    assert frame_alt("", []) == "" and frame_alt("Bars", []) == "Bars."
