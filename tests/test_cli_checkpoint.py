@@ -64,7 +64,7 @@ def test_a_killed_run_resumes_bit_for_bit(tmp_path, algorithm, every, stop):
     if stop == signal.SIGKILL:
         assert run.returncode == -signal.SIGKILL and stopped_at % every == 0, err
     else:
-        assert run.returncode == 130 and out == ""
+        assert run.returncode == 130 and out == "", (run.returncode, err)
         assert err == (f"cfrlib solve: interrupted after iteration {stopped_at}, saved to run.npz: "
                        "continue with --resume run.npz\n")
 
