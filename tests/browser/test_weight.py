@@ -88,7 +88,9 @@ def test_search_from_a_page_reaches_the_results(browser):
         page.locator("#pst-search-dialog input[name=q]").fill("regret matching")
         page.locator("#pst-search-dialog input[name=q]").press("Enter")
         page.wait_for_url("**/search.html?q=regret*")
-        page.wait_for_selector("#search-results li", timeout=20000)
+        # Sphinx appends the results one by one: wait until more than five are listed
+        page.wait_for_function("document.querySelectorAll('#search-results li').length > 5",
+                               timeout=20000)
         assert page.locator("#search-results li").count() > 5
     finally:
         page.close()
