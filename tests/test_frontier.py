@@ -316,7 +316,7 @@ def test_published_ddcfr_baselines_on_liars_dice_are_bluff_1x1():
 
 
 # ----------------------------------------------------------------------------- plumbing
-@pytest.mark.parametrize("name", ["dcfr+", "pdcfr+", "sapcfr+", "apcfr+", "rtcfr+"])
+@pytest.mark.parametrize("name", ["dcfr+", "pdcfr+", "sapcfr+", "apcfr+", "rtcfr+", "exrm+", "sprm+", "mmd"])
 def test_saved_and_loaded_run_goes_on_as_if_never_stopped(kuhn, tmp_path, name):
     klass = solver_class(name)
     whole = klass(kuhn).iterate(120)

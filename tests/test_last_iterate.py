@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import cfrlib
-from cfrlib import Solver, Strategy, games
+from cfrlib import Strategy, games
 from cfrlib.errors import SolverError
 from cfrlib.solvers import MMD, ExRMPlus, SPRMPlus
 from cfrlib.solvers.regret_minimizers import chopped_projection
@@ -115,17 +115,6 @@ def test_mmd_current_strategy_settles_at_the_qre_not_at_an_equilibrium(kuhn):
     after = solver.iterate(1).current_strategy().probs
     assert np.abs(after - before).max() < 1e-12                        # a fixed point
     assert cfrlib.exploitability(kuhn, solver.current_strategy()) > 0.01
-
-
-@pytest.mark.parametrize("name", ["exrm+", "sprm+", "mmd"])
-def test_saved_and_loaded_run_goes_on_as_if_never_stopped(kuhn, tmp_path, name):
-    klass = cfrlib.solvers.solver_class(name)
-    whole = klass(kuhn).iterate(40)
-    half = klass(kuhn).iterate(20)
-    half.save(tmp_path / "run.npz")
-    resumed = Solver.load(tmp_path / "run.npz", kuhn).iterate(20)
-    assert type(resumed) is klass
-    assert np.array_equal(resumed.current_strategy().probs, whole.current_strategy().probs)
 
 
 @pytest.mark.parametrize("make, word", [
