@@ -1,12 +1,13 @@
-"""The last-iterate methods ExRM+, SPRM+ and MMD on Kuhn, Leduc and Bluff 1x1 with 4 sides: the
-exploitability of their current (and average) strategy against iterations, the data of chapter
-13's "Last-iterate methods" (the other variants' current strategies are in ``frontier_curves``).
+"""The last-iterate methods ExRM+, SPRM+ and MMD on the games of ``frontier_curves`` (Kuhn, Leduc,
+Bluff 1x1 with 3, 4 and 6 sides): the exploitability of their current (and average) strategy
+against iterations, the data of chapter 13's "Last-iterate methods" and of its explorer (the other
+variants' current strategies are in ``frontier_curves``).
 
 Run from the repository root: ``python benchmarks/last_iterate_curves.py``. Each method runs
 ``ITERATIONS`` iterations per game with its default parameters, evaluated at the iteration counts
-of ``cfrbook.comparison.schedule``; then every game is run again at the other parameters of
-``SWEEP`` (their final exploitability only). The seconds are the solver's own and the only numbers
-that change from run to run. Output: ``cfrbook/data/last_iterate.json``, ``{"iterations": T,
+of ``cfrbook.comparison.schedule``; then each game of ``SWEEP_GAMES`` is run again at the other
+parameters of ``SWEEP`` (their final exploitability only). The seconds are the solver's own and
+the only numbers that change from run to run. Output: ``cfrbook/data/last_iterate.json``, ``{"iterations": T,
 "methods": [...], "games": {game: {method: {"iteration", "seconds", "current", "average"}}},
 "sweep": {game: {method: {parameter value: final current exploitability}}}, "defaults": ...,
 "machine": ...}``.
@@ -27,7 +28,9 @@ from cfrlib import games
 import provenance
 
 ITERATIONS = 1000
-GAMES = {"kuhn": games.kuhn, "leduc": games.leduc, "bluff11_4": lambda: games.bluff(sides=4)}
+GAMES = {"kuhn": games.kuhn, "leduc": games.leduc, "bluff11_3": lambda: games.bluff(sides=3),
+         "bluff11_4": lambda: games.bluff(sides=4), "bluff11": games.bluff}
+SWEEP_GAMES = ("kuhn", "leduc", "bluff11_4")
 METHODS = {"ExRM+": cfrlib.ExRMPlus, "SPRM+": cfrlib.SPRMPlus, "MMD": cfrlib.MMD}
 SWEEP = {"ExRM+": ("eta", (0.1, 1.0, 10.0)), "SPRM+": ("eta", (0.1, 1.0, 10.0)),
          "MMD": ("temperature", (0.05, 0.01, 0.002))}
@@ -57,11 +60,15 @@ def main() -> None:
             "machine": machine}
     for key, make_game in GAMES.items():
         game = make_game()
-        data["games"][key], data["sweep"][key] = {}, {}
+        data["games"][key] = {}
+        if key in SWEEP_GAMES:
+            data["sweep"][key] = {}
         for name, klass in METHODS.items():
             run = curve(klass(game), ITERATIONS)
             data["games"][key][name] = run
             print(f"{key:10} {name:6} {run['seconds'][-1]:6.2f} s  current {run['current'][-1]:.3g}", flush=True)
+            if key not in SWEEP_GAMES:
+                continue
             parameter, values = SWEEP[name]
             data["sweep"][key][name] = {
                 str(value): cfrlib.exploitability(game, klass(game, **{parameter: value})

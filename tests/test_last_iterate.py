@@ -117,6 +117,21 @@ def test_mmd_current_strategy_settles_at_the_qre_not_at_an_equilibrium(kuhn):
     assert cfrlib.exploitability(kuhn, solver.current_strategy()) > 0.01
 
 
+@pytest.mark.parametrize("make_game", [games.kuhn, games.leduc, games.bluff],
+                         ids=["kuhn", "leduc", "bluff11"])
+def test_mmd_default_step_is_the_temperature_over_the_largest_payoff_entry_squared(make_game):
+    """``eta = lambda / L^2``, ``L`` the largest entry of the sequence-form payoff matrix, summed pair
+    by pair here; Bluff 1x1 has 2e10 pairs of sequences, of which the matrix holds few."""
+    game = make_game()
+    solver = MMD(game)
+    form, entries = solver._form, {}
+    for a, b, u in zip(form.terminal_seq[0].tolist(), form.terminal_seq[1].tolist(),
+                       form.chance_utility[0].tolist()):
+        entries[a, b] = entries.get((a, b), 0.0) + u
+    largest = max(map(abs, entries.values()))
+    assert solver.eta == pytest.approx(solver.temperature / largest ** 2, rel=1e-12)
+
+
 @pytest.mark.parametrize("make, word", [
     (lambda g: ExRMPlus(g, eta=0.0), "eta"), (lambda g: SPRMPlus(g, eta=-1.0), "eta"),
     (lambda g: MMD(g, temperature=-0.1), "temperature"), (lambda g: MMD(g, temperature=0.0), "eta"),

@@ -912,7 +912,9 @@ class MMD(FullWidthCFR):
         super().__init__(game, alternating=False)
         self.temperature = check_exponent(temperature, "temperature", 0.0, math.inf)
         form = self._form
-        pair = form.terminal_seq[0] * (form.players[1].size + 1) + form.terminal_seq[1]
+        pair = (form.terminal_seq[0].astype(np.int64) * (form.players[1].size + 1)
+                + form.terminal_seq[1])
+        _, pair = np.unique(pair, return_inverse=True)    # number the pairs that occur
         largest = float(np.abs(np.bincount(pair, weights=form.chance_utility[0])).max())
         self.eta = (self.temperature / largest ** 2 if eta is None
                     else check_exponent(eta, "eta", 0.0, math.inf))
