@@ -321,15 +321,15 @@ class StateWalk:
         """With a compilable game, the arithmetic of ``TreeWalk`` on the same padded sums
         (infosets not met have ``S = 0``, hence uniform), so both backends agree bit for bit."""
         if not self.compilable:  # the infosets met, normalised alike (rows of one length at once)
-            rows: dict[tuple[int, str], Distribution] = dict.fromkeys(self.table, {})
             by_length: dict[int, list[tuple[int, str]]] = {}
             for key, node in self.table.items():
                 by_length.setdefault(len(node.actions), []).append(key)
+            rows: dict[tuple[int, str], Distribution] = {}
             for keys in by_length.values():
                 sums = np.array([list(self.table[key].strategy_sum.values()) for key in keys])
                 for key, probs in zip(keys, _normalise(sums).tolist()):
                     rows[key] = dict(zip(self.table[key].actions, probs))
-            return TableStrategy(self.game, rows)
+            return TableStrategy(self.game, {key: rows[key] for key in self.table})  # the table's order
         tree = self.game.tree()
         return Strategy(self.game, _normalise(self._padded(tree, "strategy_sum"), tree.action_mask))
 
