@@ -33,10 +33,12 @@ from collections.abc import Callable
 
 from typing import TYPE_CHECKING, Union
 
+import numpy as np
+
 from .errors import AbstractionError, ImperfectRecallError, InfosetMismatchError
 from .game import Game, State
 from .strategy import Strategy, StrategyLike, as_strategy
-from .tree import Tree
+from .tree import NodeTable, Tree, node_table
 
 if TYPE_CHECKING:  # games.leduc is imported when a RankBuckets is made (the games import this)
     from .games.leduc import Leduc
@@ -121,6 +123,25 @@ class AbstractGame(Game):
 
     def initial_state(self) -> AbstractState:
         return AbstractState(self, self.real_game.initial_state())
+
+    def node_table(self) -> NodeTable:
+        """The real game's :class:`~cfrlib.tree.NodeTable` with each infoset key replaced by its
+        bucket key, numbered in the order the walk of the abstract states meets them: the same
+        table as that walk (the histories, chance and payoffs are the real game's), with the
+        bucket function asked once per real infoset rather than once per history."""
+        real = node_table(self.real_game)
+        decision = np.flatnonzero(real.player >= 0)
+        pairs = real.player[decision].astype(np.int64) * len(real.keys) + real.key[decision]
+        unique, first, inverse = np.unique(pairs, return_index=True, return_inverse=True)
+        bucket_id = np.empty(len(unique), dtype=np.int64)
+        ids: dict[str, int] = {}
+        for u in np.argsort(first, kind="stable").tolist():  # (player, key) pairs as first met
+            player, k = divmod(int(unique[u]), len(real.keys))
+            bucket_id[u] = ids.setdefault(_bucket(self.bucket_of, player, real.keys[k]), len(ids))
+        key = np.full_like(real.key, -1)
+        key[decision] = bucket_id[inverse.reshape(-1)]
+        return NodeTable(real.player, real.labels, key, real.chance_prob, real.returns,
+                         real.label_lists, list(ids))
 
     def tree(self) -> Tree:
         try:

@@ -48,7 +48,7 @@ def compile_all(processes: int | None = None) -> float:
     once (default: the number of cores); the seconds it took."""
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=processes or os.cpu_count() or 1) as pool:
-        list(pool.map(compile_one, [*SOLVERS, RANGE_VECTOR]))
+        list(pool.map(compile_one, [RANGE_VECTOR, *SOLVERS]))  # the longest (hold'em's) first
     return time.perf_counter() - start
 
 

@@ -32,6 +32,7 @@ import cfrlib
 from cfrlib import games
 from cfrlib.abstraction import AbstractGame, abstract_game, lift_strategy, rank_buckets
 from cfrlib.errors import AbstractionError
+from cfrlib.tree import build_tree, walk_states
 
 
 @pytest.fixture(scope="module")
@@ -196,6 +197,21 @@ def test_lift_refuses_strategies_of_other_games(leduc288, leduc6):
     other = abstract_game(leduc6, rank_buckets(leduc6, 2))
     with pytest.raises(AbstractionError, match="abstraction of"):
         lift_strategy(cfrlib.uniform_strategy(other), leduc288, rank_buckets(leduc288, 2))
+
+
+@pytest.mark.parametrize("bucket_of", [
+    lambda g: rank_buckets(g, 2), lambda g: (rank_buckets(g, 1), str), lambda g: (str, rank_buckets(g, 3)),
+    lambda g: lambda key: key], ids=["k=2", "k=1 and unabstracted", "unabstracted and k=3", "the identity"])
+def test_the_node_table_is_the_walk_of_the_abstract_states(leduc6, bucket_of):
+    """``AbstractGame.node_table`` relabels the real game's table (a bucket asked once per real
+    infoset): the same histories, keys numbered in the same order, the same compiled tree."""
+    abstract = AbstractGame(leduc6, bucket_of(leduc6))
+    fast, walked = abstract.node_table(), walk_states(abstract)
+    assert fast.equals(walked) and fast.keys == walked.keys and np.array_equal(fast.key, walked.key)
+    one, other = build_tree(abstract, fast), build_tree(abstract, walked)
+    assert one.infoset_keys == other.infoset_keys and one.infoset_actions == other.infoset_actions
+    for field in ("parent", "player", "infoset", "action", "chance_prob", "payoff", "first_child"):
+        assert np.array_equal(getattr(one, field), getattr(other, field)), field
 
 
 def test_abstract_game_delegates_to_the_real_one(leduc288):

@@ -198,7 +198,7 @@ def test_preset_agrees_with_the_papers_recursion_on_kuhn_every_iteration(kuhn, k
         agree(solver, reference, 1e-12)
 
 
-@pytest.mark.parametrize("game", ["kuhn", "leduc"])
+@pytest.mark.parametrize("game", ["kuhn", pytest.param("leduc", marks=pytest.mark.slow)])
 def test_dcfr_plus_with_the_papers_offset_agrees_with_the_papers_recursion(request, game):
     game = request.getfixturevalue(game)
     reference, solver = Reference(game, DCFR_PLUS_PAPER), DCFRPlus(game, offset=1.0)
@@ -221,6 +221,7 @@ def test_the_dcfr_plus_offset_matters_early_and_fades_on_leduc(leduc):
     assert gaps[0] > 0.3 and 0.15 < gaps[1] < gaps[0] and abs(gaps[2]) < 0.05
 
 
+@pytest.mark.slow  # the Kuhn test above checks every preset at every iteration in make check
 @pytest.mark.parametrize("klass", [PDCFRPlus, APCFRPlus, RTCFRPlus])
 def test_preset_agrees_with_the_papers_recursion_on_leduc(leduc, klass):
     reference, solver = reference_for(klass, leduc)

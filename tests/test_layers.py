@@ -11,6 +11,7 @@ one.
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from fnmatch import fnmatchcase
@@ -27,6 +28,7 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@functools.cache  # read the sources once per process (the tests only read the graph)
 def import_graph() -> dict[str, set[str]]:
     modules = {_module_name(p): p for name in PACKAGES for p in (ROOT / name).rglob("*.py")}
     graph: dict[str, set[str]] = {name: set() for name in modules}

@@ -37,7 +37,10 @@ def test_openspiel_poker_games_have_the_sizes_and_values_of_cfrlibs_own(kuhn, le
     assert set(kuhn.action_ids[(0, "0")]) == {"Pass", "Bet"}   # OpenSpiel's action strings
 
 
-@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", "liars_dice(dice_sides=3)",
+# Leduc is make test only (half a second of OpenSpiel's Python walks); the three small games cover
+# the same comparison in make check.
+@pytest.mark.parametrize("name", ["kuhn_poker", pytest.param("leduc_poker", marks=pytest.mark.slow),
+                                  "liars_dice(dice_sides=3)",
                                   "goofspiel(num_cards=3,imp_info=True,points_order=descending)"])
 def test_exploitability_equals_openspiels_on_the_same_policy(name):
     game = games.from_openspiel(name)
@@ -67,7 +70,8 @@ def test_policies_round_trip(leduc):
 
 # OpenSpiel's CFR runs in Python: on Leduc each iteration costs about 0.1 s of CPU, and by the
 # second the alternating updates and the uniform average both shape the strategies compared.
-@pytest.mark.parametrize("name, iterations", [("kuhn_poker", 10), ("leduc_poker", 4)])
+@pytest.mark.parametrize("name, iterations", [("kuhn_poker", 10),
+                                              pytest.param("leduc_poker", 4, marks=pytest.mark.slow)])
 def test_cfr_equals_openspiels_cfr_iterate_by_iterate(name, iterations):
     game = games.from_openspiel(name)
     theirs = os_cfr.CFRSolver(game.openspiel_game)   # alternating updates, uniform average

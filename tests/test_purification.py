@@ -18,7 +18,7 @@ from cfrlib.textbook import evaluation as textbook
 from notebook_code import CHAPTERS
 
 
-@pytest.fixture(scope="module", params=["kuhn", "leduc"])
+@pytest.fixture(scope="module", params=["kuhn", pytest.param("leduc", marks=pytest.mark.slow)])
 def solved(request):
     game = getattr(games, request.param)()
     return game, cfrlib.CFR(game).iterate(300).average_strategy()

@@ -81,7 +81,7 @@ class TextbookHedgeCFR(TextbookCFR):
             info.reached = {a: 0.0 for a in info.actions}
 
 
-@pytest.mark.parametrize("name, iterations", [("kuhn", 40), ("leduc", 8)])
+@pytest.mark.parametrize("name, iterations", [("kuhn", 40), pytest.param("leduc", 8, marks=pytest.mark.slow)])
 def test_hedge_cfr_equals_the_recursive_reference(name, iterations, request):
     game = request.getfixturevalue(name)
     engine = HedgeCFR(game).iterate(iterations)
@@ -95,7 +95,7 @@ def test_hedge_cfr_equals_the_recursive_reference(name, iterations, request):
     assert reference.nodes_touched == engine.nodes_touched
 
 
-@pytest.mark.parametrize("name", ["kuhn", "leduc"])
+@pytest.mark.parametrize("name", ["kuhn", pytest.param("leduc", marks=pytest.mark.slow)])
 def test_hedge_cfr_exploitability_falls(name, request):
     game = request.getfixturevalue(name)
     solver = HedgeCFR(game)

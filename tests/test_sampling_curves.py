@@ -23,7 +23,7 @@ def _script():
     return module
 
 
-@pytest.mark.parametrize("game_name", ["leduc", "bluff11"])
+@pytest.mark.parametrize("game_name", ["leduc", pytest.param("bluff11", marks=pytest.mark.slow)])
 def test_a_short_rerun_agrees_with_the_recorded_curves(game_name):
     script = _script()
     recorded = datasets.load_json("sampling_curves")["games"][game_name]

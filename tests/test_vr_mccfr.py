@@ -116,6 +116,7 @@ def test_bad_input():
         solver.set_state(arrays)
 
 
+@pytest.mark.slow  # a re-run of recorded data: make test only
 def test_recorded_measurements_agree_with_a_short_rerun():
     """``cfrbook/data/vr_mccfr.json`` (``benchmarks/vr_mccfr.py``): seed 0's first two
     exploitability checkpoints of both methods and its first variance point again (the walks are

@@ -129,12 +129,16 @@ class Bluff(Game):
 class BluffState(State):
     """A Bluff history: the rolls so far and the list of actions (bids, maybe ``liar``)."""
 
-    __slots__ = ("game", "rolls", "actions")
+    __slots__ = ("game", "rolls", "actions", "player")
 
     def __init__(self, game: Bluff, rolls: tuple[str, ...], actions: tuple[str, ...]) -> None:
         self.game, self.rolls, self.actions = game, rolls, actions
+        self.player = self._to_act()  # asked several times per history: worked out once
 
     def current_player(self) -> int:
+        return self.player
+
+    def _to_act(self) -> int:
         if len(self.rolls) < 2:
             return CHANCE
         if self.actions and self.actions[-1] == LIAR:

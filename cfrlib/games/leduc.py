@@ -79,6 +79,7 @@ class Leduc(Game):
         else:
             self.cards = [r + s for r in names for s in SUIT_NAMES[:suits]]
         self._rank = {c: names.index(c[0]) for c in self.cards}
+        self._next_card: dict[tuple[str, ...], list[tuple[str, float]]] = {}  # deal_probabilities
         self.name = "leduc" if self._is_standard() else f"leduc{self._options()}"
 
     def _is_standard(self) -> bool:
@@ -94,14 +95,18 @@ class Leduc(Game):
         return LeducState(self, (), ("",), (self.ante, self.ante))
 
     def deal_probabilities(self, dealt: Sequence[str]) -> list[tuple[str, float]]:
-        """The next card's distribution, given the cards already ``dealt``."""
-        if self.suit_isomorphism:
-            left = [(r, self.suits - dealt.count(r)) for r in self.cards]
-        else:
-            left = [(c, 1) for c in self.cards if c not in dealt]
-        left = [(c, n) for c, n in left if n > 0]
-        total = sum(n for _, n in left)
-        return [(c, n / total) for c, n in left]
+        """The next card's distribution, given the cards already ``dealt`` (worked out once per
+        ``dealt``: a sampled walk asks at every chance node it meets)."""
+        key = tuple(dealt)
+        if key not in self._next_card:
+            if self.suit_isomorphism:
+                left = [(r, self.suits - key.count(r)) for r in self.cards]
+            else:
+                left = [(c, 1) for c in self.cards if c not in key]
+            left = [(c, n) for c, n in left if n > 0]
+            total = sum(n for _, n in left)
+            self._next_card[key] = [(c, n / total) for c, n in left]
+        return list(self._next_card[key])
 
     def strength(self, private: str, board: str) -> tuple[bool, int]:
         """Showdown strength of a private card with the board: pairs first, then rank."""

@@ -20,6 +20,7 @@ def recorded():
     return load_json("holdem")["games"]["basic-turn"]
 
 
+@pytest.mark.slow  # a re-run of recorded data: make test only
 def test_a_short_rerun_agrees_with_the_recorded_curves(recorded):
     game = build(recorded["spot"])
     checkpoints = tuple(recorded["rerun"])

@@ -26,7 +26,7 @@ from functools import cached_property
 from typing import Any, NamedTuple, cast
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import NDArray
 
 from ...errors import InfosetKeyError, SolverError, StrategyError
 from ...game import Game
@@ -320,9 +320,16 @@ class StateWalk:
     def average_strategy(self) -> Strategy:
         """With a compilable game, the arithmetic of ``TreeWalk`` on the same padded sums
         (infosets not met have ``S = 0``, hence uniform), so both backends agree bit for bit."""
-        if not self.compilable:
-            return TableStrategy(self.game, {key: _distribution(node, _normalise(
-                np.array([list(node.strategy_sum.values())]))[0]) for key, node in self.table.items()})
+        if not self.compilable:  # the infosets met, normalised alike (rows of one length at once)
+            by_length: dict[int, list[tuple[int, str]]] = {}
+            for key, node in self.table.items():
+                by_length.setdefault(len(node.actions), []).append(key)
+            rows: dict[tuple[int, str], Distribution] = {}
+            for keys in by_length.values():
+                sums = np.array([list(self.table[key].strategy_sum.values()) for key in keys])
+                for key, probs in zip(keys, _normalise(sums).tolist()):
+                    rows[key] = dict(zip(self.table[key].actions, probs))
+            return TableStrategy(self.game, {key: rows[key] for key in self.table})  # the table's order
         tree = self.game.tree()
         return Strategy(self.game, _normalise(self._padded(tree, "strategy_sum"), tree.action_mask))
 
@@ -366,10 +373,6 @@ class StateWalk:
             node.regret = dict(zip(node.actions, regret[start:end]))
             node.strategy_sum = dict(zip(node.actions, sums[start:end]))
             start = end
-
-
-def _distribution(node: InfosetNode, probs: ArrayLike) -> Distribution:
-    return dict(zip(node.actions, np.asarray(probs, dtype=float).tolist()))
 
 
 def _normalise(sums: NDArray[np.float64], legal: NDArray[np.bool_] | None = None) -> NDArray[np.float64]:
