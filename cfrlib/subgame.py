@@ -51,22 +51,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
+from .abstraction import abstract_game, lift_strategy, rank_buckets
 from .checks import check_iterations
 from .errors import SubgameError
-from .evaluation import best_response, counterfactual_values, exploitability
+from .evaluation import best_response, best_response_value, exploitability
 from .game import CHANCE, TERMINAL, Game
 from .games.explicit import ExplicitGame, Node
 from .solvers import CFRPlus
 from .strategy import Strategy, StrategyLike, as_strategy
 from .tree import Tree
 
+if TYPE_CHECKING:
+    from .games.leduc import Leduc
+
 __all__ = ["METHODS", "Subgame", "SubgameSolver", "subgames", "chance_subgames", "subgames_after",
-           "public_states", "resolve_subgames", "blueprint_study"]
+           "public_states", "resolve_subgames", "blueprint_study", "estimate_study"]
 
 METHODS = ("unsafe", "resolve", "maxmargin", "reach")
 """The re-solving methods, unsafe first (see the module docstring)."""
@@ -179,11 +183,23 @@ class SubgameSolver:
     computed once, when a gadget first needs them; :meth:`gadget` builds the game solved for one subgame, method and
     refined player, :meth:`solve` combines all of them with the blueprint and
     :meth:`exploitabilities` measures the results exactly.
+
+    ``values`` (default: the blueprint) is the strategy whose opponent best-response values ``CBV``
+    and gifts the safe gadgets use. A strategy of an abstraction of ``game``
+    (:func:`cfrlib.abstraction.abstract_game`, the same histories) gives *estimated* values, as a
+    program computes them: the opponent best responds within the abstraction, to the abstract
+    blueprint (whose lift, :func:`cfrlib.abstraction.lift_strategy`, is then the ``blueprint``).
+    The guarantees of the module docstring hold for the exact values only.
     """
 
-    def __init__(self, game: Game, blueprint: StrategyLike, parts: Sequence[Subgame]) -> None:
+    def __init__(self, game: Game, blueprint: StrategyLike, parts: Sequence[Subgame],
+                 values: Strategy | None = None) -> None:
         self.game, self.tree = game, game.tree()
         self.blueprint = as_strategy(game, blueprint)
+        self.values = self.blueprint if values is None else values
+        if not isinstance(self.values, Strategy) or not _same_nodes(self.values.game.tree(), self.tree):
+            raise SubgameError(f"values must be a strategy of {game.name} or of an abstraction of it "
+                               f"(the same histories), got {values!r}")
         self.parts = list(parts)
         if not self.parts:
             raise SubgameError("no subgames to re-solve")
@@ -205,8 +221,9 @@ class SubgameSolver:
     def _cbv(self, o: int) -> NDArray[np.float64]:
         """The opponent's counterfactual best-response value at every node."""
         if o not in self._cbv_of:
-            self._cbv_of[o] = _best_response_node_values(self.game, self.tree, self.blueprint.probs, o,
-                                                         self.reach[1 - o])
+            game, probs = self.values.game, self.values.probs
+            self._cbv_of[o] = _best_response_node_values(game, game.tree(), probs, o,
+                                                         _reaches(game.tree(), probs)[1 - o])
         return self._cbv_of[o]
 
     def _groups(self, o: int) -> list[list[NDArray[np.intp]]]:
@@ -258,10 +275,11 @@ class SubgameSolver:
     def _gift_budgets(self, o: int) -> list[NDArray[np.float64]]:
         """``B(g)`` per root infoset of each subgame (see ``"reach"`` in the module docstring)."""
         tree = self.tree
-        q, v = counterfactual_values(tree, self.blueprint.probs, o, best_response=True)
+        q = _action_sums(tree, o, self._cbv(o))  # CBV(J, b)
+        best = np.where(tree.action_mask, q, -np.inf).max(axis=1, keepdims=True)  # CBV(J)
         gift = np.zeros(tree.num_sequences + 1)
-        mine = np.repeat(tree.infoset_player == o, tree.max_actions) & tree.action_mask.ravel()
-        gift[:-1][mine] = (np.repeat(v, tree.max_actions) - q[:-1])[mine]
+        mine = ((tree.infoset_player == o)[:, None] & tree.action_mask).ravel()
+        gift[:-1][mine] = (best - q).ravel()[mine]
         w_h = self.counterfactual_reach(o)
         groups_o = self._groups(o)
         chains = [[self._chain(int(self._last_seq[o][g[0]])) for g in groups] for groups in groups_o]
@@ -493,6 +511,23 @@ def _best_response_node_values(game: Game, tree: Tree, probs: NDArray[np.float64
     return value
 
 
+def _action_sums(tree: Tree, player: int, values: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``Q(I, a) = sum_{h in I} values(ha)`` for every infoset ``I`` of ``player`` (a
+    ``num_infosets x max_actions`` array, zero elsewhere)."""
+    nodes = np.flatnonzero(tree.player == player)
+    legal = tree.action_mask[tree.infoset[nodes]]
+    kids = np.where(legal, tree.first_child[nodes][:, None] + np.arange(tree.max_actions), 0)
+    out = np.zeros(tree.action_mask.shape)
+    np.add.at(out, tree.infoset[nodes], np.where(legal, values[kids], 0.0))
+    return out
+
+
+def _same_nodes(a: Tree, b: Tree) -> bool:
+    """Whether two trees have the same nodes in the same order (a game and its abstractions do)."""
+    return a is b or (a.num_nodes == b.num_nodes and np.array_equal(a.parent, b.parent)
+                      and np.array_equal(a.action, b.action) and np.array_equal(a.player, b.player))
+
+
 def _root_of(tree: Tree, roots: Sequence[int]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """Every node at or below ``roots`` and the position in ``roots`` of the root above each."""
     nodes, owner = [np.asarray(roots, dtype=np.intp)], [np.arange(len(roots))]
@@ -612,4 +647,39 @@ def blueprint_study(game: Game, checkpoints: Sequence[int],
         solver.iterate(t - solver.iterations)
         found = SubgameSolver(game, solver.average_strategy(), parts).exploitabilities()
         rows.append({"iterations": float(t), **found})
+    return rows
+
+
+def estimate_study(game: Leduc, ks: Sequence[int], parts: Sequence[Subgame] | None = None) -> list[dict[str, object]]:
+    """The safe gadgets fed with exact and with estimated values, on a Leduc ``game``. Per ``k`` of
+    ``ks``: the blueprint is the LP's equilibrium of ``game`` abstracted by
+    :func:`cfrlib.abstraction.rank_buckets` with ``k`` buckets, lifted to ``game``; every subgame of
+    ``parts`` (default :func:`chance_subgames`) is re-solved by each safe method, once with the
+    opponent's exact values against the lifted blueprint, once with the values estimated in the
+    abstraction (``SubgameSolver(..., values=abstract_blueprint)``). One row per ``k``:
+    ``"blueprint"``, ``"exact"`` and ``"estimated"`` (each ``{method: exploitability}``), the same
+    ``... best responses`` (``{method: [br_0, br_1]}``, ``"blueprint"`` included: what each player's
+    best response earns) and ``"largest underestimate"``, ``max_g (CBV(g) - CBV_est(g)) / w(g)`` over
+    every root infoset of either opponent."""
+    from .lp import solve_lp  # scipy, loaded on first use
+
+    parts = chance_subgames(game) if parts is None else parts
+    rows: list[dict[str, object]] = []
+    for k in ks:
+        buckets = rank_buckets(game, k)
+        abstract = solve_lp(abstract_game(game, buckets)).strategy
+        blueprint = lift_strategy(abstract, game, buckets)
+        row: dict[str, object] = {"k": k, "blueprint": exploitability(game, blueprint)}
+        solvers = {"exact": SubgameSolver(game, blueprint, parts),
+                   "estimated": SubgameSolver(game, blueprint, parts, values=abstract)}
+        for name, solver in solvers.items():
+            found = {m: solver.solve(m) for m in METHODS[1:]}
+            row[name] = {m: exploitability(game, s) for m, s in found.items()}
+            row[f"{name} best responses"] = {m: [best_response_value(game, s, o) for o in (0, 1)]
+                                             for m, s in {"blueprint": blueprint, **found}.items()}
+        row["largest underestimate"] = max(
+            solvers["exact"].alternatives(part, "resolve", o)[g] - value
+            for part in parts for o in (0, 1)
+            for g, value in solvers["estimated"].alternatives(part, "resolve", o).items())
+        rows.append(row)
     return rows

@@ -171,10 +171,11 @@ def test_games_without_features_and_bad_checkpoints_are_refused():
         DeepCFR(games.kuhn(), **TINY).run([3, 2])
 
 
-def test_nothing_in_cfrlib_imports_deep_cfr():
+def test_nothing_in_cfrlib_imports_deep_cfr_but_the_learned_value_function():
+    """ARCHITECTURE.md's one exception: cfrlib.depth_limited's value network is this module's MLP."""
     from test_layers import import_graph
 
-    assert not [m for m, uses in import_graph().items() if "cfrlib.deep_cfr" in uses]
+    assert [m for m, uses in import_graph().items() if "cfrlib.deep_cfr" in uses] == ["cfrlib.depth_limited"]
 
 
 @pytest.mark.slow

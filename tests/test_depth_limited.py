@@ -6,7 +6,10 @@ depth limit; biased blueprints as continuations). Exact values over ranges: CFR-
 and Bowling (2014), "Solving Imperfect Information Games Using Decomposition" (the first-round
 average with the reach-weighted average of the leaf solutions converges to an equilibrium).
 Continual re-solving: Moravcik et al. (2017), "DeepStack" (re-solving from the agent's range and
-the opponent's carried counterfactual values loses nothing when each re-solve is exact).
+the opponent's carried counterfactual values loses nothing when each re-solve is exact). A value
+function over ranges at the depth limit, exact or learned: DeepStack again (the network maps both
+ranges at a public state to each hand's counterfactual values; in a zero-sum game the
+range-weighted values of the two players sum to zero, the identity its outputs are corrected to).
 """
 
 import numpy as np
@@ -15,11 +18,12 @@ import pytest
 import cfrlib
 from cfrbook.datasets import load_json
 from cfrlib import games
-from cfrlib.depth_limited import (BIAS, CONTINUATIONS, DepthLimitedSolver, ExactValueCFR, continual_resolving,
-                                  expected_values, search_study)
+from cfrlib.depth_limited import (BIAS, CONTINUATIONS, DepthLimitedSolver, ExactLeafValues, ExactValueCFR,
+                                  ValueFunctionCFR, continual_resolving, expected_values, fit_value_network,
+                                  search_study, value_samples)
 from cfrlib.errors import SubgameError
 from cfrlib.off_tree import off_tree_study
-from cfrlib.subgame import SubgameSolver, chance_subgames, public_states
+from cfrlib.subgame import SubgameSolver, chance_subgames, estimate_study, public_states
 
 
 @pytest.fixture(scope="module")
@@ -146,6 +150,55 @@ def test_solving_one_player_keeps_the_others_blueprint(small):
         solver.solve("resolve", players=(2,))
 
 
+def test_expected_values_below_given_nodes_are_left_out(small):
+    tree = small.tree()
+    probs = cfrlib.CFRPlus(small).iterate(3).average_strategy().probs
+    leaves = chance_subgames(small, before_chance=True)
+    roots = np.concatenate([np.array(part.roots) for part in leaves])
+    full = expected_values(tree, probs)
+    assert np.allclose(expected_values(tree, probs, roots, full[roots])[0], full[0], atol=1e-12)
+    moved = expected_values(tree, probs, roots, full[roots] + 1.0)  # every leaf worth a chip more
+    reach = tree.chance_reach * np.prod(SubgameSolver(small, probs, leaves).reach, axis=0)
+    assert moved[0] == pytest.approx(full[0] + reach[roots].sum(), abs=1e-12)
+
+
+def test_exact_leaf_values(small):
+    """The exact value function: zero-sum, the same for any scale of the ranges' owner, and what
+    ExactValueCFR's first iteration sees (the same regrets)."""
+    exact = ExactLeafValues(small)
+    rng = np.random.default_rng(0)
+    r0, r1 = rng.dirichlet(np.ones(4)), rng.dirichlet(np.ones(4))
+    f = exact(1, r0, r1)
+    assert f.shape == (2, 4)
+    assert r0 @ f[0] + r1 @ f[1] == pytest.approx(0.0, abs=1e-12)
+    # a card player 0 never holds still gets its best-response value (here: not zero)
+    hole = exact(1, np.array([0.0, 0.5, 0.5, 0.0]), r1)
+    assert hole[0, 0] != 0.0 and hole[0, 3] != 0.0
+    ours = ValueFunctionCFR(small, exact).iterate(1)
+    theirs = ExactValueCFR(small).iterate(1)
+    trunk = ours.trunk
+    assert np.allclose(ours.regret[trunk], theirs.regret[trunk], atol=1e-9)
+    with pytest.raises(SubgameError, match="never bring the players together"):
+        exact(0, np.array([1.0, 0, 0, 0]), np.array([1.0, 0, 0, 0]))
+    from cfrlib.abstraction import abstract_game, rank_buckets
+
+    with pytest.raises(SubgameError, match="private cards"):  # an abstract game has no cards
+        ExactLeafValues(abstract_game(small, rank_buckets(small, 1)))
+
+
+def test_a_value_network_learns_the_leaf_values(small):
+    rng = np.random.default_rng(1)
+    x, y = value_samples(small, 60, rng)
+    assert x.shape == (60, 3 + 4 + 4) and y.shape == (60, 8)  # 3 leaves, 4 cards
+    net = fit_value_network(x, y, 3, rng, hidden=(32, 32), steps=1500, learning_rate=3e-3)
+    assert np.abs(net.predict(x) - y).mean() < 0.2 * np.abs(y).mean()  # it fits what it was shown
+    leaf = int(x[0, :3].argmax())
+    assert np.allclose(net(leaf, x[0, 3:7], x[0, 7:]), net.predict(x[:1]).reshape(2, 4), atol=1e-6)
+    agent = ValueFunctionCFR(small, net).iterate(5)
+    assert agent.iterations == 5
+    assert cfrlib.exploitability(small, agent.average_strategy()) < 1.0
+
+
 @pytest.mark.slow
 def test_a_short_rerun_agrees_with_the_recorded_study():
     """benchmarks/depth_limited_study.py's data: the first blueprint, the first iterations of exact
@@ -165,3 +218,28 @@ def test_a_short_rerun_agrees_with_the_recorded_study():
     assert row == pytest.approx(off["rows"][0], rel=1e-6, abs=1e-9)
     for saved in off["rows"]:  # the reach gadget's guarantee
         assert saved["nested"] <= saved["translation"] + 1e-9
+    # the learned values: the first training pairs again, and the recorded study's claims
+    learned = recorded["learned values"]
+    x, y = value_samples(leduc, 2, np.random.default_rng(0))
+    for (xs, ys), a, b in zip(learned["first pairs"], x, y):
+        assert np.allclose(a, xs, atol=1e-6) and np.allclose(b, ys, rtol=1e-5, atol=1e-7)
+    sizes = [row["training pairs"] for row in learned["rows"]]
+    assert sizes == sorted(sizes)
+    # the estimated values: the coarsest abstraction again; the exact values are safe for each player
+    estimates = recorded["estimated values"]["rows"]
+    (row,) = estimate_study(leduc, [estimates[0]["k"]])
+    assert _flat(row) == pytest.approx(_flat(estimates[0]), rel=1e-6, abs=1e-9)
+    for saved in estimates:
+        bounds = saved["exact best responses"]
+        for method in ("resolve", "maxmargin", "reach"):
+            assert saved["exact"][method] <= saved["blueprint"] + 1e-9
+            assert all(a <= b + 1e-9 for a, b in zip(bounds[method], bounds["blueprint"]))
+
+
+def _flat(value, key=""):
+    """A nested record of dicts and lists as one dict of its numbers, keyed by their paths."""
+    if isinstance(value, dict):
+        return {k: v for name, item in value.items() for k, v in _flat(item, f"{key}/{name}").items()}
+    if isinstance(value, list):
+        return {k: v for n, item in enumerate(value) for k, v in _flat(item, f"{key}/{n}").items()}
+    return {key: value}

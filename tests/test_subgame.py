@@ -196,3 +196,53 @@ def test_the_chapter_exercises_computed_by_hand():
     reach = SubgameSolver(game, coin_blueprint(game, 0.4), subgames(game, PLAY)).solve("reach")
     assert reach["play"]["heads"] == pytest.approx(0.325, abs=1e-9)
     assert cfrlib.exploitability(game, reach) == pytest.approx(0.0375, abs=1e-9)
+
+
+@pytest.fixture(scope="module")
+def two_rank_abstractions():
+    """Leduc with two ranks and one raise a round, its LP blueprints abstracted to 1 bucket (the
+    player cannot tell its cards apart) and to 2 (every rank its own bucket: nothing is lost)."""
+    from cfrlib.abstraction import abstract_game, lift_strategy, rank_buckets
+
+    game = games.leduc(ranks=2, max_raises=1)
+    out = {}
+    for k in (1, 2):
+        buckets = rank_buckets(game, k)
+        abstract = cfrlib.solve_lp(abstract_game(game, buckets)).strategy
+        out[k] = (abstract, lift_strategy(abstract, game, buckets))
+    return game, chance_subgames(game), out
+
+
+def test_the_gifts_are_the_best_response_action_values(two_rank_abstractions):
+    """CBV(J, b) summed from the node values equals the sequence-form best-response pass."""
+    from cfrlib.evaluation import counterfactual_values
+    from cfrlib.subgame import _action_sums
+
+    game, parts, found = two_rank_abstractions
+    tree, blueprint = game.tree(), found[1][1]
+    solver = SubgameSolver(game, blueprint, parts)
+    for o in (0, 1):
+        q, _ = counterfactual_values(tree, blueprint.probs, o, best_response=True)
+        mine = (tree.infoset_player == o)[:, None] & tree.action_mask
+        summed = _action_sums(tree, o, solver._cbv(o))
+        assert np.allclose(summed[mine], q[:-1].reshape(tree.action_mask.shape)[mine], atol=1e-12)
+
+
+def test_estimated_values_from_an_abstraction(two_rank_abstractions):
+    """Values estimated in the abstraction: the opponent best responds knowing only its buckets, so
+    at every root infoset it gets at most its real best response's value; with every rank its own
+    bucket the estimates are the exact values."""
+    game, parts, found = two_rank_abstractions
+    for k, (abstract, lifted) in found.items():
+        exact, estimated = SubgameSolver(game, lifted, parts), SubgameSolver(game, lifted, parts, values=abstract)
+        gaps = [exact.alternatives(part, method, o)[g] - value
+                for part in parts for o in (0, 1) for method in ("resolve", "reach")
+                for g, value in estimated.alternatives(part, method, o).items()]
+        if k == 1:
+            assert min(gaps) >= -1e-12 and max(gaps) > 0.1
+        else:
+            assert np.allclose(gaps, 0.0, atol=1e-12)
+    same = SubgameSolver(game, found[1][1], parts, values=found[1][1])
+    assert same.alternatives(parts[0], "reach", 0) == SubgameSolver(game, found[1][1], parts).alternatives(parts[0], "reach", 0)
+    with pytest.raises(SubgameError, match="values must be a strategy of"):
+        SubgameSolver(game, found[1][1], parts, values=cfrlib.uniform_strategy(games.kuhn()))
