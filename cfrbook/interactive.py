@@ -131,7 +131,7 @@ class Frame:
     the figure's smallest text in the PNG's pixels, which the page keeps so that a check can
     measure it as shown (tests/browser/test_figure_text.py); and the phone rendering of the figure
     with its smallest text (empty when the explorer has none or the book's figure check found it
-    unreadable: the page then shows ``png`` on a phone too)."""
+    unreadable: the page then shows the column's frames on a phone, this one and all others)."""
 
     text: str
     png: bytes
@@ -514,7 +514,9 @@ class Explorer:
                           "kind": a.kind, "default": a.default} for a in self.axes],
                 "shape": list(self.shape), "frame_of": frame_of, "images": images, "texts": texts,
                 "titles": titles, "text_px": text_px, "interval": self.interval, "alt": self.alt}
-        if any(phones):   # "" for a frame without a phone rendering
+        # Phone frames only when every frame has one: the figure's layout does not switch
+        # between a phone's and the column's (and its scroll box) as the reader moves a control.
+        if phones and all(phones):
             data["phone"] = {"media": PHONE_MEDIA, "images": phones, "text_px": phone_px}
         start = self.opening
         first = frame_of[start]
@@ -673,7 +675,7 @@ function show(){
   if(f===null){
     write(pre,UNDRAWN);img.style.opacity=0.3;
   }else{
-    var small=phone&&phone.matches&&data.phone.images[f];
+    var small=phone&&phone.matches;
     img.src="data:image/png;base64,"+(small?data.phone.images[f]:data.images[f]);
     img.style.opacity="";
     img.setAttribute("data-text-px",small?data.phone.text_px[f]:data.text_px[f]);

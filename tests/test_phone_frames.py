@@ -119,3 +119,20 @@ def test_a_page_over_budget_without_phone_frames_is_left_alone(tmp_path):
     page = _page(tmp_path, {})
     before = page.read_text()
     assert fit_phone_frames(page, budget=10) == 0 and page.read_text() == before
+
+
+def test_an_explorer_shows_phone_frames_only_when_every_frame_has_one(monkeypatch):
+    """A frame whose phone rendering fails the figure check takes the phone frames away from
+    the whole explorer: its figure does not switch layouts as the reader moves a control."""
+    def draw(t):
+        plotting.new_figure(width=3, height=2)[1].set_title(f"t = {t}")
+
+    def phone_png(figure, dpi, smallest_pt):   # the figure check refuses t = 2's rendering
+        refused = figure.axes[0].get_title() == "t = 2"
+        return b"PNG", 9.9, ["texts overlap"] if refused else []
+
+    monkeypatch.setattr(interactive, "phone_png", phone_png)
+    slider = {"t": widgets.IntSlider(value=1, min=1, max=3)}
+    assert _payload(interactive.Explorer(draw, slider).static_html("all")).get("phone") is None
+    kept = _payload(interactive.Explorer(draw, slider, static={"t": [1, 3]}).static_html("all"))
+    assert kept["phone"]["images"] == [base64.b64encode(b"PNG").decode()] * 2

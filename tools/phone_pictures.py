@@ -154,8 +154,9 @@ def _fit_pages(app, exception) -> None:
         return
     for page in sorted(Path(app.outdir).rglob("*.html")):
         if count := fit_phone_frames(page):
-            logger.info(f"{page.relative_to(app.outdir)}: {count} explorers show their column "
-                        f"frames on a phone (their phone frames exceed the {PAGE_BUDGET} byte budget)")
+            logger.info(f"{page.relative_to(app.outdir)}: the phone frames of {count} of its "
+                        f"explorers left out, over the page's {PAGE_BUDGET} byte budget (a phone "
+                        "shows their column frames)")
 
 
 def setup(app):

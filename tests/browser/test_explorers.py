@@ -436,11 +436,11 @@ def test_in_dark_mode_an_unchecked_radio_button_looks_unchecked(browser, page_pa
     try:
         page.goto((SITE / page_path).as_uri(), wait_until="load")
         for root in page.locator(".cfrlib-explorer:has(input[type=radio])").all():
-            root.evaluate("(root) => root.scrollIntoView({block: 'start'})")
-            box = root.bounding_box()   # in the viewport, its top left corner at the top
-            ground = _pixel(page, box["x"] + 1, box["y"] + 1)
             checked = root.locator("input[type=radio]:checked").first
             unchecked = root.locator("input[type=radio]:not(:checked)").first
+            unchecked.evaluate("(radio) => radio.scrollIntoView({block: 'center'})")
+            box = unchecked.bounding_box()   # in the viewport; the ground: just left of it
+            ground = _pixel(page, box["x"] - 2, box["y"] + box["height"] / 2)
             where = f"{page_path}: on {ground}"
             assert _distance(_centre(unchecked), ground) <= 64, f"{where}: unchecked {_centre(unchecked)}"
             assert _distance(_centre(checked), ground) > 64, f"{where}: checked {_centre(checked)}"

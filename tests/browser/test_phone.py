@@ -40,7 +40,7 @@ async () => {
     const own = math.parentElement.matches("span.math") ? math.parentElement : math;
     const next = own.nextSibling;
     const block = math.parentElement.closest("p, li, td, th, dd, div, figcaption");
-    const mark = next && next.nodeType === 3 && /^[,.;:!?)\]]/.test(next.textContent);
+    const mark = next && next.nodeType === 3 && /^[,.;:!?)\\]]/.test(next.textContent);
     if (!mark || !block || math.getBoundingClientRect().width > block.clientWidth - 16) { continue; }
     const range = document.createRange();
     range.setStart(next, 0);
