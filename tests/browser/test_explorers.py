@@ -259,6 +259,7 @@ def test_every_control_moves_its_figure_without_a_kernel(browser, server_url, pa
 @pytest.mark.parametrize("width", [1280, 390])
 @pytest.mark.parametrize("page_path", EXPLORER_PAGES or ["(no explorer in a built book)"])
 def test_every_slider_shows_its_stops(browser, page_path, width):
+    """Its stops (STOPS) and its readout on its row (READOUT_ROW)."""
     if not EXPLORER_PAGES:
         pytest.skip("no built page holds an explorer")
     page = browser.new_page(viewport={"width": width, "height": 900})
@@ -266,10 +267,23 @@ def test_every_slider_shows_its_stops(browser, page_path, width):
         page.goto((SITE / page_path).as_uri(), wait_until="load")
         explorers = page.locator(".cfrlib-explorer")
         problems = [f"explorer {e + 1}: {problem}" for e in range(explorers.count())
-                    for problem in explorers.nth(e).evaluate(STOPS)]
+                    for problem in explorers.nth(e).evaluate(STOPS) + explorers.nth(e).evaluate(
+                        READOUT_ROW)]
     finally:
         page.close()
     assert not problems, f"{page_path} at {width} px:\n  " + "\n  ".join(problems)
+
+
+# A slider's readout sits on its slider's row, within the explorer (issue 39: at 390 px chapters
+# 5, 7 and 14 put it alone on the next row, under the stops' labels).
+READOUT_ROW = """(root) => Array.from(root.querySelectorAll(".cfrlib-range")).flatMap((range) => {
+  const slider = range.querySelector("input[type=range]").getBoundingClientRect();
+  const out = range.querySelector("output").getBoundingClientRect();
+  const box = root.getBoundingClientRect();
+  const name = range.querySelector("label").firstChild.textContent.trim();
+  return [...(out.top >= slider.bottom - 2 ? [`the readout of ${name} sits under its slider`] : []),
+          ...(out.right > box.right + 1 ? [`the readout of ${name} leaves the explorer`] : [])];
+})"""
 
 
 ZOOM = """(root) => {
