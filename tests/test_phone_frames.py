@@ -136,3 +136,16 @@ def test_an_explorer_shows_phone_frames_only_when_every_frame_has_one(monkeypatc
     assert _payload(interactive.Explorer(draw, slider).static_html("all")).get("phone") is None
     kept = _payload(interactive.Explorer(draw, slider, static={"t": [1, 3]}).static_html("all"))
     assert kept["phone"]["images"] == [base64.b64encode(b"PNG").decode()] * 2
+
+
+def test_the_look_check_reads_a_legend_entry_a_phone_broke_onto_lines_as_one():
+    """A phone rendering wraps a long legend entry ("RM, quadratic average, simultaneous",
+    chapter 8's explorer); the look check must still recognise it, or it refuses the rendering."""
+    import figure_looks
+
+    fig, ax = plotting.new_figure(width=3, height=2)
+    ax.plot([1, 2], [2, 1], label="RM, quadratic average, simultaneous", color="#f0e442", lw=6)
+    ax.legend().get_texts()[0].set_text("RM, quadratic\naverage, simultaneous")
+    labels = [label for label, look in figure_looks.series(fig)]
+    assert labels == ["RM, quadratic average, simultaneous"]
+    assert figure_looks.problems(fig) == []
