@@ -8,7 +8,12 @@ An :class:`Explorer` joins a drawing function ``draw(**values)`` and ipywidgets 
   (its *frames*: PNG images, each distinct image stored once) and carries them in a
   ``text/html`` output with plain HTML controls and a few lines of JavaScript that show the
   frame of the controls' position. No kernel, server or network is needed; the page works from
-  ``file://`` and the controls work with the keyboard (arrow keys on a focused slider).
+  ``file://`` and the controls work with the keyboard (arrow keys on a focused slider). Each frame
+  also has a phone rendering (:func:`cfrbook.phone_figures.phone_figure`: panels stacked, text
+  readable in a 320 px column), which the page shows while the screen matches
+  :data:`cfrbook.phone_figures.PHONE_MEDIA`; the book build leaves them out of a page they would
+  make heavier than its budget (tools/phone_pictures.py), and a phone then shows the column's
+  frames in a box that scrolls sideways.
 
 One display output carries both: the widget view, which Jupyter front ends prefer, and the HTML,
 which the book prefers (``nb_mime_priority_overrides`` in ``_config.yml``). Both show images made
@@ -49,7 +54,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import ExplorerError
-from .phone_figures import drawn_texts, palette_png, smallest_text_px
+from .phone_figures import (PHONE_MEDIA, drawn_texts, palette_png, phone_png, smallest_font_pt,
+                            smallest_text_px)
 from .plotting import COLUMN_WIDTH
 
 MAX_FRAMES = 400
@@ -62,6 +68,12 @@ every frame is at most as wide as the column shows it (``COLUMN_WIDTH * DPI`` pi
 
 COLORS = 256
 """Colours of a frame's palette (see :func:`cfrbook.phone_figures.palette_png`)."""
+
+PHONE_DPI = 100
+"""Resolution of a frame's phone rendering (:func:`cfrbook.phone_figures.phone_figure`: panels
+stacked, text sized for a 320 px column): 360 px wide, one dot a CSS pixel, so that an explorer's
+phone frames cost what its column frames cost or less (0.54 to 1.05 times over the book's
+explorers, issue 39)."""
 
 FRAMES_VARIABLE = "CFRLIB_EXPLORER_FRAMES"
 """The environment variable that says which frames a run draws: ``all``, ``sample`` or
@@ -118,12 +130,16 @@ class Frame:
     figure as PNG bytes, the figure's titles (its suptitle and its axes' titles, one a line),
     which the static page keeps so that a check can read what the figure says, and the size of
     the figure's smallest text in the PNG's pixels, which the page keeps so that a check can
-    measure it as shown (tests/browser/test_figure_text.py)."""
+    measure it as shown (tests/browser/test_figure_text.py); and the phone rendering of the figure
+    with its smallest text (empty when the explorer has none or the book's figure check found it
+    unreadable: the page then shows the column's frames on a phone, this one and all others)."""
 
     text: str
     png: bytes
     title: str = ""
     text_px: float = 0.0
+    phone: bytes = b""
+    phone_text_px: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -297,12 +313,18 @@ class Explorer:
     alt:
         Alternative text of the figure, for readers who cannot see it; the static page adds the
         setting shown (:func:`frame_alt`).
+    phone:
+        Whether the published page carries a phone rendering of every frame
+        (:func:`cfrbook.phone_figures.phone_figure`: panels stacked, text readable in a 320 px
+        column), shown on screens that match :data:`cfrbook.phone_figures.PHONE_MEDIA`; without
+        it a phone shows the column's frame, wider than a phone's column, in a box that scrolls.
     """
 
     def __init__(self, draw: Callable[..., Any], controls: Mapping[str, Any], *,
                  static: Mapping[str, Sequence[Any]] | None = None,
                  layout: Callable[[dict[str, Any], Any], Any] | None = None,
-                 play: str | None = None, interval: int = 1000, note: str = "", alt: str = ""):
+                 play: str | None = None, interval: int = 1000, note: str = "", alt: str = "",
+                 phone: bool = True):
         static = dict(static or {})
         unknown = set(static) - set(controls)
         if unknown:
@@ -315,6 +337,7 @@ class Explorer:
                                  or self.axes[list(self.controls).index(play)].kind != "range"):
             raise ExplorerError(f"play={play!r}: the play button needs one of the sliders")
         self.play, self.interval, self.note, self.alt = play, int(interval), note, alt
+        self.phone = phone
         self.layout = layout
         self.shape = tuple(len(a.values) for a in self.axes)
         self.stops = {k: slider_stops(a) for k, a in enumerate(self.axes) if a.kind == "range"}
@@ -323,14 +346,15 @@ class Explorer:
                                 f"({' x '.join(map(str, self.shape))} values of "
                                 f"{[a.name for a in self.axes]}) is more than {MAX_FRAMES}: "
                                 "thin the grid with static={name: values}")
-        self._frames: dict[tuple[str, ...], Frame] = {}
+        self._frames: dict[tuple[tuple[str, ...], bool], Frame] = {}
         self._widget: Any = None
 
     # ------------------------------------------------------------------ rendering
-    def render(self, values: Mapping[str, Any]) -> Frame:
+    def render(self, values: Mapping[str, Any], with_phone: bool = False) -> Frame:
         """Call ``draw(**values)`` and return what it printed and its figure as PNG bytes
         (at most ``COLUMN_WIDTH * DPI`` pixels wide, a palette of ``COLORS`` colours, no
-        timestamp or software tag: the same values give the same bytes)."""
+        timestamp or software tag: the same values give the same bytes), with the figure's
+        phone rendering if ``with_phone``."""
         import matplotlib.pyplot as plt
         from matplotlib.figure import Figure
 
@@ -356,20 +380,36 @@ class Explorer:
             titles = [figure.get_suptitle(), *(ax.get_title(loc) for ax in figure.axes
                                                for loc in ("left", "center", "right"))]
             text_px = smallest_text_px(texts, dpi)
+            phone, phone_px = self._phone_frame(figure, texts) if with_phone else (b"", 0.0)
         finally:
             for fig in opened:
                 plt.close(fig)
             if isinstance(returned, Figure):
                 plt.close(returned)
         return Frame(printed.getvalue(), palette_png(buffer.getvalue(), COLORS),
-                     "\n".join(t for t in titles if t), text_px)
+                     "\n".join(t for t in titles if t), text_px, phone, phone_px)
 
-    def frame(self, values: Mapping[str, Any]) -> Frame:
-        """The frame of ``values`` (rendered once, then kept)."""
+    @staticmethod
+    def _phone_frame(figure: Any, texts: Sequence[Any]) -> tuple[bytes, float]:
+        """The phone rendering of a frame's ``figure``, whose draw drew ``texts``, and its
+        smallest text in its pixels; ``(b"", 0.0)`` when the book's figure check finds it
+        unreadable (:data:`cfrbook.phone_figures.layout_check`) or the rendering fails."""
+        smallest = min((smallest_font_pt(t) for t in texts), default=0.0)
+        try:
+            png, px, found = phone_png(figure, dpi=PHONE_DPI, smallest_pt=smallest or None)
+        except Exception:   # never break a frame the notebook draws (as phone_figures.install)
+            return b"", 0.0
+        return (b"", 0.0) if found else (png, px)
+
+    def frame(self, values: Mapping[str, Any], with_phone: bool = False) -> Frame:
+        """The frame of ``values`` (rendered once, then kept; once more if ``with_phone`` asks
+        for the phone rendering a kept one lacks)."""
         key = tuple(repr(values[a.name]) for a in self.axes)
-        if key not in self._frames:
-            self._frames[key] = self.render(values)
-        return self._frames[key]
+        if (key, True) in self._frames:
+            return self._frames[key, True]
+        if (key, with_phone) not in self._frames:
+            self._frames[key, with_phone] = self.render(values, with_phone)
+        return self._frames[key, with_phone]
 
     def grid(self) -> list[dict[str, Any]]:
         """Every setting of the static page, in row-major order of the axes (the last axis
@@ -391,14 +431,15 @@ class Explorer:
 
     def drawn_frames(self, mode: str | None = None) -> list[Frame | None]:
         """The frame of each grid point that ``mode`` draws (see the module docstring; default:
-        :func:`frames_mode`), None for the others."""
+        :func:`frames_mode`), None for the others; with its phone rendering in mode ``all`` (the
+        published page's) if the explorer has one (``phone``)."""
         mode = frames_mode() if mode is None else _checked_mode(mode, "frames mode ")
         grid = self.grid()
         points: Sequence[int] = {"all": range(len(grid)), "opening": [self.opening],
                                  "sample": sample_points(len(grid), self.opening)}[mode]
         drawn: list[Frame | None] = [None] * len(grid)
         for k in points:
-            drawn[k] = self.frame(grid[k])
+            drawn[k] = self.frame(grid[k], with_phone=self.phone and mode == "all")
         return drawn
 
     # ------------------------------------------------------------------ live widget
@@ -456,6 +497,8 @@ class Explorer:
         texts: list[str] = []
         titles: list[str] = []
         text_px: list[float] = []
+        phones: list[str] = []
+        phone_px: list[float] = []
         seen: dict[Frame, int] = {}
         frame_of: list[int | None] = []
         for f in self.drawn_frames(mode):
@@ -468,11 +511,17 @@ class Explorer:
                 texts.append(f.text)
                 titles.append(f.title)
                 text_px.append(f.text_px)
+                phones.append(base64.b64encode(f.phone).decode("ascii"))
+                phone_px.append(f.phone_text_px)
             frame_of.append(seen[f])
-        data = {"axes": [{"name": a.name, "description": a.description, "labels": list(a.labels),
+        data: dict[str, Any] = {"axes": [{"name": a.name, "description": a.description, "labels": list(a.labels),
                           "kind": a.kind, "default": a.default} for a in self.axes],
                 "shape": list(self.shape), "frame_of": frame_of, "images": images, "texts": texts,
                 "titles": titles, "text_px": text_px, "interval": self.interval, "alt": self.alt}
+        # Phone frames only when every frame has one: the figure's layout does not switch
+        # between a phone's and the column's (and its scroll box) as the reader moves a control.
+        if phones and all(phones):
+            data["phone"] = {"media": PHONE_MEDIA, "images": phones, "text_px": phone_px}
         start = self.opening
         first = frame_of[start]
         assert first is not None  # every mode draws the opening frame
@@ -577,7 +626,8 @@ _STYLE = (
 
 # Shows the frame of the controls' position: the frame index is the row-major index of the
 # position (last axis fastest), as in Explorer.grid. The image's alternative text names the setting
-# shown (frame_alt). The printed text wraps between words, never inside one ("9.4e-05" is not broken
+# shown (frame_alt). On a screen that matches the phone media query, a frame's phone rendering is
+# shown where it has one (the page switches when the screen does). The printed text wraps between words, never inside one ("9.4e-05" is not broken
 # at its hyphen: each word is a span that does not wrap), and keeps the height of the tallest
 # frame's text at the column's width, so that the figure under it never moves. Play steps a slider one stop a tick to
 # its end; from its last stop, or from the stop it opened on, it starts at the first.
@@ -595,6 +645,7 @@ function write(el,t){
     }
   });
 }
+var phone=data.phone&&window.matchMedia?window.matchMedia(data.phone.media):null;
 var UNDRAWN="This setting was not drawn in this copy of the page: move the controls in a "+
   "running notebook, or run make execute to draw every setting.";
 function position(k){
@@ -628,8 +679,11 @@ function show(){
   if(f===null){
     write(pre,UNDRAWN);img.style.opacity=0.3;
   }else{
-    img.src="data:image/png;base64,"+data.images[f];img.style.opacity="";
-    img.setAttribute("data-text-px",data.text_px[f]);
+    var small=phone&&phone.matches;
+    img.src="data:image/png;base64,"+(small?data.phone.images[f]:data.images[f]);
+    img.style.opacity="";
+    img.setAttribute("data-text-px",small?data.phone.text_px[f]:data.text_px[f]);
+    img.classList.toggle("cfrlib-explorer-phone",!!small);
     write(pre,data.texts[f]);
   }
   img.alt=alt(positions,f);
@@ -667,6 +721,7 @@ root.querySelectorAll("[data-play]").forEach(function(button){
   });
 });
 show();fitText();
+if(phone){phone.addEventListener("change",show);}
 if(window.ResizeObserver){new ResizeObserver(function(){fitText();}).observe(root);}
 else{window.addEventListener("resize",function(){fitText();});}
 window.addEventListener("load",function(){fitText(true);});

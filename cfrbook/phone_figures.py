@@ -233,6 +233,48 @@ def _wrap_long_texts(figure: Any) -> bool:
     return wrapped
 
 
+def _crowded(labels: list[Any], renderer: Any) -> bool:
+    """Whether two of ``labels`` (tick labels along x) come closer than 2 pixels."""
+    boxes = sorted((label.get_window_extent(renderer) for label in labels), key=lambda b: b.x0)
+    return any(a.x1 + 2 > b.x0 for a, b in zip(boxes, boxes[1:]))
+
+
+def _separate_tick_labels(figure: Any) -> bool:
+    """Category labels along an x axis that run into each other at a phone's type size get a
+    line a word (names such as "max-margin re-solve"); tick labels that still do are turned
+    upright, on one line each, each ending under its tick, the figure taller by their height
+    (upright rather than slanted: the figure check measures a text by its box, which only then is
+    the text's own); whether any were."""
+    from matplotlib.ticker import FuncFormatter
+
+    renderer = figure.canvas.get_renderer()
+    changed = False
+    for ax in figure.axes:
+        def labels() -> list[Any]:
+            return [tick.label1 for tick in ax.xaxis.get_major_ticks()
+                    if tick.label1.get_visible() and tick.label1.get_text().strip()
+                    and 0 <= ax.transLimits.transform((tick.get_loc(), 0))[0] <= 1]
+        if not _crowded(labels(), renderer):
+            continue
+        changed = True
+        named = ax.xaxis.get_major_formatter()
+
+        def relabel(change: Callable[[str], str], named: Any = named) -> None:
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda x, pos: change(named(x, pos))))
+
+        relabel(lambda text: text if "$" in text else text.replace(" ", "\n"))
+        figure.draw_without_rendering()
+        if not _crowded(labels(), renderer):
+            continue
+        relabel(lambda text: text if "$" in text else text.replace("\n", " "))   # turned: one line
+        ax.tick_params(axis="x", which="major", labelrotation=90, rotation_mode="xtick")
+        figure.draw_without_rendering()   # the panel keeps its height: the figure grows
+        tallest = max(label.get_window_extent(renderer).height for label in labels())
+        width, height = figure.get_size_inches()
+        figure.set_size_inches(width, height + tallest / figure.dpi)
+    return changed
+
+
 def _legends_below(figure: Any) -> None:
     """Each axes' legend under its axes (below its tick labels and x label), one entry a line:
     a panel a phone's width has no room for a legend inside it."""
@@ -310,6 +352,8 @@ def phone_figure(figure: Figure, smallest_pt: float | None = None) -> Figure:
         copy.draw_without_rendering()
         if not _wrap_long_texts(copy):
             break
+    copy.draw_without_rendering()
+    _separate_tick_labels(copy)
     _legends_below(copy)
     copy.page_column = (PHONE_COLUMN_PX, PHONE_MIN_PX)
     return copy

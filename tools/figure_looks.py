@@ -130,7 +130,8 @@ def _artist_look(artist) -> Look | None:
 
 def series(figure) -> list[tuple[str, Look]]:
     """``(label, look)`` of every labelled series of ``figure``: its axes' lines, collections
-    and containers, and its legends' entries (whose labels may differ from the artists')."""
+    and containers, and its legends' entries (whose labels may differ from the artists', and
+    which a phone rendering may have broken onto lines: read as one)."""
     found: list[tuple[str, Look]] = []
     for ax in figure.axes:
         if not ax.get_visible():
@@ -147,8 +148,8 @@ def series(figure) -> list[tuple[str, Look]]:
             continue
         for handle, text in zip(legend.legend_handles, legend.get_texts()):
             look = _artist_look(handle) if handle is not None else None
-            if look is not None and text.get_text():
-                found.append((text.get_text(), look))
+            if look is not None and text.get_text():   # as one line (a phone's legend wraps)
+                found.append((text.get_text().replace("\n", " "), look))
     return list(dict.fromkeys(found))
 
 

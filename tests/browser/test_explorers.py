@@ -259,6 +259,7 @@ def test_every_control_moves_its_figure_without_a_kernel(browser, server_url, pa
 @pytest.mark.parametrize("width", [1280, 390])
 @pytest.mark.parametrize("page_path", EXPLORER_PAGES or ["(no explorer in a built book)"])
 def test_every_slider_shows_its_stops(browser, page_path, width):
+    """Its stops (STOPS) and its readout on its row (READOUT_ROW)."""
     if not EXPLORER_PAGES:
         pytest.skip("no built page holds an explorer")
     page = browser.new_page(viewport={"width": width, "height": 900})
@@ -266,10 +267,23 @@ def test_every_slider_shows_its_stops(browser, page_path, width):
         page.goto((SITE / page_path).as_uri(), wait_until="load")
         explorers = page.locator(".cfrlib-explorer")
         problems = [f"explorer {e + 1}: {problem}" for e in range(explorers.count())
-                    for problem in explorers.nth(e).evaluate(STOPS)]
+                    for problem in explorers.nth(e).evaluate(STOPS) + explorers.nth(e).evaluate(
+                        READOUT_ROW)]
     finally:
         page.close()
     assert not problems, f"{page_path} at {width} px:\n  " + "\n  ".join(problems)
+
+
+# A slider's readout sits on its slider's row, within the explorer (issue 39: at 390 px chapters
+# 5, 7 and 14 put it alone on the next row, under the stops' labels).
+READOUT_ROW = """(root) => Array.from(root.querySelectorAll(".cfrlib-range")).flatMap((range) => {
+  const slider = range.querySelector("input[type=range]").getBoundingClientRect();
+  const out = range.querySelector("output").getBoundingClientRect();
+  const box = root.getBoundingClientRect();
+  const name = range.querySelector("label").firstChild.textContent.trim();
+  return [...(out.top >= slider.bottom - 2 ? [`the readout of ${name} sits under its slider`] : []),
+          ...(out.right > box.right + 1 ? [`the readout of ${name} leaves the explorer`] : [])];
+})"""
 
 
 ZOOM = """(root) => {
@@ -369,3 +383,111 @@ def test_stops_check_finds_sliders_whose_stops_cannot_be_read(browser):
                           "beta: no datalist of its 41 stops (no ticks)",
                           "beta: the label 0.00 is not under its stop"]
     assert broken[3:] == ["the label beta 0.00 overlaps beta 2.00"]
+
+
+def _two_panel_explorer() -> Explorer:
+    """Two panels side by side, a column wide: on a phone their text would be 5 px."""
+    def draw(t):
+        fig, axes = plotting.new_figure(1, 2, height=3)
+        for ax, name in zip(axes, ("regrets", "strategy")):
+            ax.plot(range(t + 1), [k * k for k in range(t + 1)])
+            ax.set(title=f"{name} after {t} iterations", xlabel="iteration")
+
+    return Explorer(draw, {"t": widgets.IntSlider(value=2, min=1, max=3)})
+
+
+PHONE_FRAME = """(root) => {
+  const img = root.querySelector("img.cfrlib-explorer-figure");
+  const data = JSON.parse(root.querySelector("script.cfrlib-explorer-data").textContent);
+  const f = data.frame_of[+root.dataset.frame];
+  return {src: img.src, phone: "data:image/png;base64," + data.phone.images[f],
+          column: "data:image/png;base64," + data.images[f],
+          text: +img.dataset.textPx * img.getBoundingClientRect().width / img.naturalWidth,
+          width: img.getBoundingClientRect().width, box: root.clientWidth,
+          scrolls: getComputedStyle(root).overflowX === "auto"};
+}"""
+
+
+def test_a_phone_is_shown_the_phone_frames_and_a_laptop_the_column_frames(browser):
+    """Issue 39: an explorer's frames have a phone rendering (panels stacked, text sized for a
+    320 px column), shown while the screen matches the phone media query, at every position of
+    the controls, in the column and with text of 8 px or more; a wider screen gets the column's
+    frames again, without a reload."""
+    explorer = _two_panel_explorer()
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.set_content(f"<body style='margin:0 35px'>{explorer.static_html('all')}</body>")
+        root = page.locator(".cfrlib-explorer")
+        for position in (1, 0, 2):
+            _slide(root, 0, position)
+            shown = root.evaluate(PHONE_FRAME)
+            assert shown["src"] == shown["phone"] != shown["column"], f"position {position}"
+            assert shown["width"] <= shown["box"] and not shown["scrolls"], shown
+            assert shown["text"] >= 8, f"the phone frame's text is {shown['text']:.1f} px"
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.wait_for_function("document.querySelector('img.cfrlib-explorer-figure').src"
+                               ".length > 0 && !matchMedia('(max-width: 576px)').matches")
+        shown = root.evaluate(PHONE_FRAME)
+        assert shown["src"] == shown["column"], "1280 px: not the column's frame"
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("page_path", [p for p in EXPLORER_PAGES if 'type="radio"' in
+                                       (SITE / p).read_text()] or ["(no radio button in a built book)"])
+def test_in_dark_mode_an_unchecked_radio_button_looks_unchecked(browser, page_path):
+    """Issue 39: the theme lays HTML outputs on a light card in dark mode; an explorer's radio
+    buttons, drawn for a dark page, then looked checked when they were not. The card takes the
+    page's colours: an unchecked button is drawn close to the ground it sits on, a checked one far
+    from it (Chromium fills an unchecked one about 41 levels of 255 off a dark page, a checked one
+    137 or more off either)."""
+    from test_play_widget_page import _centre, _distance, _pixel
+
+    if not EXPLORER_PAGES:
+        pytest.skip("no built page holds an explorer")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
+    page = context.new_page()
+    try:
+        page.goto((SITE / page_path).as_uri(), wait_until="load")
+        for root in page.locator(".cfrlib-explorer:has(input[type=radio])").all():
+            checked = root.locator("input[type=radio]:checked").first
+            unchecked = root.locator("input[type=radio]:not(:checked)").first
+            unchecked.evaluate("(radio) => radio.scrollIntoView({block: 'center'})")
+            box = unchecked.bounding_box()   # in the viewport; the ground: just left of it
+            ground = _pixel(page, box["x"] - 2, box["y"] + box["height"] / 2)
+            where = f"{page_path}: on {ground}"
+            assert _distance(_centre(unchecked), ground) <= 64, f"{where}: unchecked {_centre(unchecked)}"
+            assert _distance(_centre(checked), ground) > 64, f"{where}: checked {_centre(checked)}"
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("page_path", EXPLORER_PAGES or ["(no explorer in a built book)"])
+def test_on_a_phone_an_explorer_with_phone_frames_fits_its_column(browser, page_path):
+    """At 390 px every explorer the build left its phone frames (tools/phone_pictures.py keeps
+    a page within its byte budget) shows them, in its column, with no box scrolling sideways;
+    one without them shows the column's frame in a box that scrolls, with a line saying so."""
+    if not EXPLORER_PAGES:
+        pytest.skip("no built page holds an explorer")
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.goto((SITE / page_path).as_uri(), wait_until="load")
+        page.wait_for_timeout(300)   # figure_zoom.js fits each frame once it has loaded
+        found = [root.evaluate("""(root) => {
+            const data = JSON.parse(root.querySelector("script.cfrlib-explorer-data").textContent);
+            const img = root.querySelector("img.cfrlib-explorer-figure");
+            const hint = root.nextElementSibling;
+            return {phone: !!data.phone, shown: img.classList.contains("cfrlib-explorer-phone"),
+                    width: img.getBoundingClientRect().width, column: root.clientWidth,
+                    scrolls: root.classList.contains("cfr-wide-figure"),
+                    hinted: !!hint && hint.classList.contains("cfr-zoom-hint") && !hint.hidden};
+        }""") for root in page.locator(".cfrlib-explorer").all()]
+    finally:
+        page.close()
+    for e, explorer in enumerate(found, start=1):
+        where = f"{page_path}, explorer {e}: {explorer}"
+        if explorer["phone"]:
+            assert explorer["shown"] and explorer["width"] <= explorer["column"], where
+            assert not explorer["scrolls"] and not explorer["hinted"], where
+        else:
+            assert explorer["scrolls"] and explorer["hinted"], where

@@ -40,8 +40,12 @@ async () => {
     const shown = img.getBoundingClientRect().width;
     const explorer = img.closest(".cfrlib-explorer");
     let sizes = [parseFloat((source || img).dataset.textPx)];
-    if (explorer) {   // every frame of the explorer, shown as wide as this one
-      sizes = JSON.parse(explorer.querySelector("script.cfrlib-explorer-data").textContent).text_px;
+    let phoneFrames = false;
+    if (explorer) {   // every frame of the explorer, shown as wide as this one (all of a kind
+      // are: the column's frames, or on a phone its phone frames, when it has them)
+      const data = JSON.parse(explorer.querySelector("script.cfrlib-explorer-data").textContent);
+      phoneFrames = img.classList.contains("cfrlib-explorer-phone");
+      sizes = phoneFrames ? data.phone.text_px.filter((s, f) => data.phone.images[f]) : data.text_px;
     }
     const box = img.closest(".cfr-wide-figure");
     const hint = box && box.nextElementSibling;
@@ -49,7 +53,8 @@ async () => {
     found.push({
       what: (figure && figure.querySelector(".caption-number")
              ? figure.querySelector(".caption-number").textContent.trim()
-             : explorer ? "an explorer's frame" : "an image") + (source ? " (phone rendering)" : ""),
+             : explorer ? "an explorer's frame" : "an image")
+            + (source || phoneFrames ? " (phone rendering)" : ""),
       smallest: Math.min(...sizes) * shown / natural,
       recorded: sizes.every((s) => s > 0),
       wide: shown > img.parentElement.closest("article").clientWidth + 1,

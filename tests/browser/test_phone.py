@@ -1,7 +1,8 @@
 """Every chapter read on a phone, 390 px wide (issue 39): the page never scrolls sideways, no
-inline formula is cut off (a wide one scrolls in its own box: tools/static/wide_math.js), display
-equations and wide tables scroll inside their own boxes, and code breaks between tokens, never
-inside one that would fit on a row (tools/static/code_lines.js)."""
+inline formula is cut off (a wide one scrolls in its own box: tools/static/wide_math.js) nor
+parted from the punctuation after it when its line has room for both (no line starting with the
+")" of "(1/6)"), display equations and wide tables scroll inside their own boxes, and code breaks
+between tokens, never inside one that would fit on a row (tools/static/code_lines.js)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,21 @@ async () => {
     const right = math.getBoundingClientRect().right, limit = outer.getBoundingClientRect().right;
     if (!scrolls(outer) && right > limit + 1) {
       problems.push(`inline formula cut off (${Math.round(right - limit)} px): ` +
+                    JSON.stringify(math.textContent.slice(0, 40)));
+    }
+  }
+  for (const math of document.querySelectorAll('mjx-container:not([display="true"])')) {
+    // the punctuation written right after a formula that leaves room for it on its line
+    const own = math.parentElement.matches("span.math") ? math.parentElement : math;
+    const next = own.nextSibling;
+    const block = math.parentElement.closest("p, li, td, th, dd, div, figcaption");
+    const mark = next && next.nodeType === 3 && /^[,.;:!?)\\]]/.test(next.textContent);
+    if (!mark || !block || math.getBoundingClientRect().width > block.clientWidth - 16) { continue; }
+    const range = document.createRange();
+    range.setStart(next, 0);
+    range.setEnd(next, 1);
+    if (range.getBoundingClientRect().top >= math.getBoundingClientRect().bottom - 2) {
+      problems.push(`a line starts with the ${JSON.stringify(next.textContent[0])} after ` +
                     JSON.stringify(math.textContent.slice(0, 40)));
     }
   }
