@@ -1,57 +1,118 @@
-"""Deep CFR on Leduc, measured exactly (the data of chapter 15).
+"""Deep CFR on Leduc across seeds, measured exactly (the data of chapter 15).
 
-Run from the repository root: ``nice -n 10 python benchmarks/deep_cfr.py``. Two runs of
-:class:`cfrlib.deep_cfr.DeepCFR` with the configuration ``CONFIG``, side by side on the two cores:
-the recorded run and the ablation without linear weighting (``linear=False``, every sample of
-weight 1). At each of ``CHECKPOINTS`` the policy network is trained and its exact exploitability
-computed. Then, at equal traversals (one external-sampling iteration is one traversal per player,
-as a Deep CFR traversal is), tabular ``cfrlib.ExternalSamplingMCCFR`` on Leduc (936 infosets) and
-on the same game with suits merged (``suit_isomorphism=True``, 288 infosets: what the networks'
-features give for free). Last, the spread of the exploitability over ``SEEDS`` at the first
-checkpoints, which ``tests/test_deep_cfr.py`` uses as its tolerance when it re-runs them; and
-chapter 15's small configuration on Kuhn poker (``--only kuhn`` re-records that part alone).
+Run from the repository root. Each run is one configuration and one seed of
+:class:`cfrlib.deep_cfr.DeepCFR`, written to ``benchmarks/data/deep_cfr/NAME-SEED.json`` so that
+runs can be made separately (on several machines or sessions) and merged:
 
-(``cfrlib.deep_cfr.fit`` trains on one BLAS thread; the two runs take one core each.)
-Writes ``cfrbook/data/deep_cfr.json``.
+    python benchmarks/deep_cfr.py --run "Deep CFR" 0     # one run (about 20 CPU-minutes)
+    python benchmarks/deep_cfr.py --exact "Deep CFR" 0   # its exact fit (seconds)
+    python benchmarks/deep_cfr.py --merge                # the study from the runs on disk
+    python benchmarks/deep_cfr.py                        # every missing run on two cores, then merge
+
+The network runs: ``CONFIG`` (the recorded configuration) to ``CHECKPOINTS[-1]`` iterations,
+150,000 traversals a player, for each of ``SEEDS``; and the ``ABLATIONS`` (without the linear
+weights; a reservoir and a sliding window of ``SMALL_MEMORY`` items, so that either must drop
+samples) to ``ABLATION_CHECKPOINTS``. At each checkpoint the policy network is trained and its
+exploitability computed exactly, as is that of the exact average of the networks' iterates
+(Single Deep CFR's strategy). The exact fits: every configuration of ``EXACT`` (the study's, and
+other numbers of traversals an iteration) with each network replaced by the exact minimiser of
+its loss (:class:`cfrlib.deep_cfr.ExactFitDeepCFR`: the floor the sampled regrets leave), to
+150,000 traversals, for each of ``SEEDS``.
+
+``--merge`` adds what costs seconds: tabular external sampling at equal traversals (one
+iteration is one traversal per player, as a Deep CFR traversal is) on Leduc and on Leduc with
+suits merged; the spread over ``RERUN_SEEDS`` of the network runs' first checkpoints, which
+``tests/test_deep_cfr.py`` uses as its tolerance; and chapter 15's small configuration on Kuhn
+poker. Writes ``cfrbook/data/deep_cfr.json``.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 import cfrlib
 from cfrbook.datasets import source_path
 from cfrlib import games
-from cfrlib.deep_cfr import DeepCFR
+from cfrlib.deep_cfr import DeepCFR, ExactFitDeepCFR
 import provenance
 
 CONFIG: dict[str, Any] = {"traversals": 250, "hidden": [64, 64, 64], "advantage_steps": 600,
                           "policy_steps": 3000, "batch_size": 1024, "learning_rate": 3e-3,
-                          "memory": 1_000_000, "linear": True, "seed": 0}
-CHECKPOINTS = (1, 2, 5, 10, 20, 50, 100, 150, 200, 300, 400)
+                          "memory": 1_000_000, "linear": True, "buffer": "reservoir"}
+CHECKPOINTS = (1, 2, 5, 10, 20, 50, 100, 150, 200, 300, 400, 500, 600)
+SMALL_MEMORY = 20_000
+ABLATIONS: dict[str, dict[str, Any]] = {
+    "without linear weighting": {"linear": False},
+    "reservoir, 20,000 items": {"memory": SMALL_MEMORY},
+    "sliding window, 20,000 items": {"memory": SMALL_MEMORY, "buffer": "window"},
+}
+ABLATION_CHECKPOINTS = (1, 2, 5, 10, 20, 50)
+SEEDS = (0, 1, 2)
+TOTAL = 150_000
+"""Traversals a player of every exact fit."""
+EXACT: dict[str, dict[str, Any]] = {
+    "Deep CFR": {}, **ABLATIONS,
+    "50 traversals an iteration": {"traversals": 50},
+    "1,500 traversals an iteration": {"traversals": 1500},
+}
+RERUN_SEEDS = (0, 1, 2, 3, 4)
 KUHN_CONFIG: dict[str, Any] = {"traversals": 100, "hidden": [16, 16], "advantage_steps": 150,
                                "policy_steps": 400, "batch_size": 64}
 KUHN_CHECKPOINTS = (1, 2, 5, 10, 20, 50)
 PREFIX = (1, 2)
-SEEDS = (1, 2, 3, 4, 5)
+RUNS = Path(__file__).resolve().parent / "data" / "deep_cfr"
 OUT = source_path("deep_cfr")
 
 
-def deep_cfr(config: dict[str, Any], checkpoints: tuple[int, ...] = CHECKPOINTS,
-             game: cfrlib.Game | None = None) -> dict[str, Any]:
-    """One Deep CFR run (on Leduc unless ``game`` is given): its configuration and a column per
-    field of each checkpoint."""
-    solver = DeepCFR(game or games.leduc(), **config)
-    log = solver.run(checkpoints, progress=lambda c: print(game or "leduc", config["seed"], c, flush=True))
+def config_of(name: str) -> tuple[dict[str, Any], tuple[int, ...]]:
+    """The configuration and checkpoints of study run ``name`` ("Deep CFR" or an ablation)."""
+    if name == "Deep CFR":
+        return CONFIG, CHECKPOINTS
+    return {**CONFIG, **ABLATIONS[name]}, ABLATION_CHECKPOINTS
+
+
+def run_path(name: str, seed: int, kind: str = "") -> Path:
+    return RUNS / f"{kind}{name.replace(' ', '_').replace(',', '')}-{seed}.json"
+
+
+def deep_cfr(config: dict[str, Any], checkpoints: tuple[int, ...], game: cfrlib.Game | None = None,
+             solver_class: type[DeepCFR] = DeepCFR) -> dict[str, Any]:
+    """One run (on Leduc unless ``game`` is given): its configuration and a column per field of
+    each checkpoint."""
+    solver = solver_class(game or games.leduc(), **config)
+    log = solver.run(checkpoints)
     columns = {key: [asdict(c)[key] for c in log] for key in asdict(log[0])}
     return {"config": solver.config, **columns}
+
+
+def record(name: str, seed: int, exact: bool = False) -> Path:
+    """Make study run ``name`` with ``seed`` (its exact fit if ``exact``: a configuration of
+    ``EXACT``) and write it to :func:`run_path`."""
+    start = time.perf_counter()
+    if exact:
+        config = {**CONFIG, **EXACT[name], "seed": seed}
+        iterations = TOTAL // config["traversals"]
+        checkpoints = tuple(sorted({c for c in (1, 2, 5, 10, 20, 50, 100, 200, 300, 500, 1000, 2000)
+                                    if c < iterations} | {iterations}))
+        run = deep_cfr(config, checkpoints, solver_class=ExactFitDeepCFR)
+    else:
+        config, checkpoints = config_of(name)
+        run = deep_cfr({**config, "seed": seed}, checkpoints)
+    run["machine"] = {"python": platform.python_version(), "load_average": list(os.getloadavg()),
+                      "seconds": round(time.perf_counter() - start, 1)}
+    path = run_path(name, seed, "exact_fit-" if exact else "")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(run, indent=1) + "\n")
+    print(f"wrote {path} ({run['machine']['seconds']:.0f} s)", flush=True)
+    return path
 
 
 def tabular(game: cfrlib.Game, traversals: list[int]) -> dict[str, list[float]]:
@@ -75,40 +136,55 @@ def kuhn() -> dict[str, Any]:
     return {"deep_cfr": run, "tabular": {"ES-MCCFR": table}}
 
 
-def main() -> None:
-    if sys.argv[1:] == ["--only", "kuhn"]:               # re-record the Kuhn part, keep the rest
-        payload = json.loads(OUT.read_text())
-        payload["games"]["kuhn"] = kuhn()
-        OUT.write_text(json.dumps(payload, indent=1) + "\n")
-        provenance.stamp("deep_cfr")
-        print(f"wrote the Kuhn part of {OUT}")
-        return
+def merge() -> None:
+    """Write ``cfrbook/data/deep_cfr.json`` from the runs on disk and the cheap parts."""
     start = time.perf_counter()
-    with ProcessPoolExecutor(2) as pool:
-        runs = list(pool.map(deep_cfr, [CONFIG, {**CONFIG, "linear": False}]))
-        spread_runs = list(pool.map(deep_cfr, [{**CONFIG, "seed": s} for s in SEEDS],
-                                    [PREFIX] * len(SEEDS)))
-    traversals = runs[0]["traversals"]
-    spread = {str(c): max(r["exploitability"][j] for r in spread_runs)
-              - min(r["exploitability"][j] for r in spread_runs) for j, c in enumerate(PREFIX)}
+    runs = {name: [json.loads(run_path(name, s).read_text()) for s in SEEDS] for name in ["Deep CFR", *ABLATIONS]}
+    exact = {name: [json.loads(run_path(name, s, "exact_fit-").read_text()) for s in SEEDS]
+             for name in EXACT}
+    traversals = runs["Deep CFR"][0]["traversals"]
+    prefix = [deep_cfr({**CONFIG, "seed": s}, PREFIX) for s in RERUN_SEEDS]
+    spread = {str(c): max(r["exploitability"][j] for r in prefix) - min(r["exploitability"][j] for r in prefix)
+              for j, c in enumerate(PREFIX)}
     payload = {
         "games": {
             "leduc": {
-                "deep_cfr": runs[0],
-                "ablation": {"name": "without linear weighting", **runs[1]},
+                "seeds": list(SEEDS), "runs": runs, "exact_fit": exact,
                 "tabular": {"ES-MCCFR": tabular(games.leduc(), traversals),
                             "ES-MCCFR, suits merged": tabular(games.leduc(suit_isomorphism=True), traversals)},
-                "rerun": {"checkpoints": list(PREFIX), "seeds": list(SEEDS), "seed_spread": spread},
+                "rerun": {"checkpoints": list(PREFIX), "seeds": list(RERUN_SEEDS), "seed_spread": spread},
             },
             "kuhn": kuhn(),
         },
         "machine": {"python": platform.python_version(), "cores": os.cpu_count(), "nice": os.nice(0),
                     "load_average": list(os.getloadavg()),
-                    "seconds": round(time.perf_counter() - start, 1)},
+                    "merge_seconds": round(time.perf_counter() - start, 1)},
     }
     OUT.write_text(json.dumps(payload, indent=1) + "\n")
     provenance.stamp("deep_cfr")
-    print(f"wrote {OUT} ({payload['machine']['seconds']:.0f} s)")
+    print(f"wrote {OUT}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--run", nargs=2, metavar=("NAME", "SEED"), help="make one network run")
+    parser.add_argument("--exact", nargs=2, metavar=("NAME", "SEED"), help="make one exact fit")
+    parser.add_argument("--merge", action="store_true", help="merge the runs on disk")
+    args = parser.parse_args()
+    if args.run or args.exact:
+        name, seed = args.run or args.exact
+        record(name, int(seed), exact=bool(args.exact))
+    elif args.merge:
+        merge()
+    else:
+        missing = [(n, s, False) for n in ["Deep CFR", *ABLATIONS] for s in SEEDS
+                   if not run_path(n, s).exists()]
+        missing += [(n, s, True) for n in EXACT for s in SEEDS
+                    if not run_path(n, s, "exact_fit-").exists()]
+        if missing:
+            with ProcessPoolExecutor(2) as pool:
+                list(pool.map(record, *zip(*missing)))
+        merge()
 
 
 if __name__ == "__main__":

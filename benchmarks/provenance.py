@@ -63,7 +63,7 @@ RECORDED: dict[str, Recorded] = {
     "last_iterate": Recorded("benchmarks/last_iterate_curves.py", _FULLWIDTH),
     "depth_limited_study": Recorded("benchmarks/depth_limited_study.py",
                                     ("cfrlib.depth_limited", "cfrlib.subgame", "cfrlib.off_tree",
-                                     "cfrlib.games.no_limit_leduc")),
+                                     "cfrlib.games.no_limit_leduc", "cfrlib.deep_cfr", "cfrlib.abstraction")),
     "holdem": Recorded("benchmarks/holdem_chapter.py",
                        ("cfrlib.holdem.solver", "cfrlib.holdem.showdown", "cfrlib.holdem.tree", "cfrlib.holdem.game",
                         "cfrlib.solvers.regret_minimizers")),

@@ -95,6 +95,9 @@ VARIANT_STYLES: dict[str, PlotStyle] = {
     "Deep CFR": {"color": OKABE_ITO["orange"], "ls": "-", "marker": "o"},
     "Deep CFR, unweighted": {"color": OKABE_ITO["orange"], "ls": "--", "marker": "s", "mfc": "white"},
     "Deep CFR, exact average": {"color": OKABE_ITO["orange"], "ls": ":", "marker": "^", "mfc": "white"},
+    "Deep CFR, exact fit": {"color": OKABE_ITO["black"], "ls": "--", "marker": "D", "mfc": "white"},
+    "Deep CFR, small reservoir": {"color": OKABE_ITO["vermillion"], "ls": "-.", "marker": "v"},
+    "Deep CFR, sliding window": {"color": OKABE_ITO["vermillion"], "ls": (0, (1, 1)), "marker": "x"},
     "ES-MCCFR, suits merged": {"color": OKABE_ITO["reddish purple"], "ls": ":", "marker": "d",
                                "mfc": "white"},
 }
@@ -119,7 +122,7 @@ VARIANT_ALIASES: dict[str, str] = {
     r"$\epsilon$ = 0.6": "OS-MCCFR",
     "Hedge": "Hedge-CFR", "blueprint": "CFR+",
     "regret matching": "CFR alt.", "regret matching+": "CFR+", "RM+": "CFR+",
-    "predictive RM+": "PCFR+",
+    "predictive RM+": "PCFR+", "Single Deep CFR": "Deep CFR, exact average",
 }
 """The names the chapters' figures give some variants, and the key of their style: plain "CFR"
 and "DCFR" update alternately, as the book's solvers do by default; outcome sampling explores

@@ -51,8 +51,8 @@ from .sequence_form import realization_plan, sequence_form
 from .solvers.sampling.kernels import KernelTree, Stack, chance_child, kernel_tree, pick
 from .strategy import Strategy
 
-__all__ = ["DeepCFR", "MLP", "Reservoir", "fit", "infoset_features", "feature_names",
-           "regret_matching"]
+__all__ = ["DeepCFR", "ExactFitDeepCFR", "FeatureMeans", "MLP", "Reservoir", "SlidingWindow", "fit",
+           "infoset_features", "feature_names", "regret_matching"]
 
 Array = NDArray[np.float64]
 
@@ -272,6 +272,24 @@ class Reservoir:
         self.seen += len(infoset)
 
 
+class SlidingWindow(Reservoir):
+    """A first-in-first-out memory of the last ``capacity`` items offered: the ``n``-th item goes
+    to slot ``(n - 1) mod capacity``. Its mean is over a window of recent iterations, not over all
+    of them: the ablation of the reservoir (Brown et al. 2019, section 5)."""
+
+    def add(self, infoset: NDArray[Any], iteration: int, target: NDArray[Any], rng: np.random.Generator) -> None:
+        """Offer the rows of ``infoset`` and ``target`` (all from ``iteration``), in order."""
+        keep = slice(max(0, len(infoset) - self.capacity), None)   # only the last capacity rows stay
+        slot = (self.seen + np.arange(len(infoset))[keep]) % self.capacity
+        self.infoset[slot] = infoset[keep]
+        self.iteration[slot] = iteration
+        self.target[slot] = target[keep]
+        self.seen += len(infoset)
+
+
+MEMORIES: dict[str, type[Reservoir]] = {"reservoir": Reservoir, "window": SlidingWindow}
+
+
 # -------------------------------------------------------------------------------- traversals
 @njit(cache=True, nogil=True)
 def _traverse(t: KernelTree, i: int, sigma: Array, traversals: int, stack: Stack,
@@ -355,9 +373,13 @@ class DeepCFR:
 
     ``traversals`` (``K``) per player and iteration; ``hidden`` the hidden widths of every network;
     ``advantage_steps`` and ``policy_steps`` Adam steps of ``batch_size`` rows at
-    ``learning_rate`` to train an advantage network (every iteration, from scratch) and the policy
-    network (when :meth:`average_strategy` is called); ``memory`` the capacity of each reservoir;
-    ``linear`` weights iteration ``t``'s samples by ``t`` (else 1); ``features`` a ``num_infosets x
+    ``learning_rate`` to train an advantage network (every iteration, from scratch unless
+    ``warm_start``) and the policy network (when :meth:`average_strategy` is called); ``memory``
+    the capacity of each memory;
+    ``linear`` weights iteration ``t``'s samples by ``t`` (else 1); ``buffer`` the kind of advantage
+    and strategy memory (``"reservoir"``, or ``"window"``: a :class:`SlidingWindow`); ``warm_start``
+    trains each advantage network from its previous weights rather than from scratch (OpenSpiel's
+    ``reinitialize_advantage_networks=False``); ``features`` a ``num_infosets x
     d`` array (default :func:`infoset_features`); ``seed`` keys every random draw. The defaults
     are the configuration recorded on Leduc (``benchmarks/deep_cfr.py``). Iterations alternate as
     in the paper's Algorithm 1: player 1's traversals of iteration ``t`` already meet player 0's
@@ -367,6 +389,7 @@ class DeepCFR:
     def __init__(self, game: Game, *, traversals: int = 250, hidden: Sequence[int] = (64, 64, 64),
                  advantage_steps: int = 600, policy_steps: int = 3000, batch_size: int = 1024,
                  learning_rate: float = 3e-3, memory: int = 1_000_000, linear: bool = True,
+                 buffer: str = "reservoir", warm_start: bool = False,
                  features: NDArray[Any] | None = None, seed: int = 0) -> None:
         for name, value in (("traversals", traversals), ("advantage_steps", advantage_steps),
                             ("policy_steps", policy_steps), ("batch_size", batch_size),
@@ -382,6 +405,9 @@ class DeepCFR:
                 or not 0.0 < learning_rate < math.inf:
             raise DeepCFRError(f"learning_rate must be positive and finite, got {learning_rate!r}")
         linear = check_flag(linear, "linear", DeepCFRError)
+        warm_start = check_flag(warm_start, "warm_start", DeepCFRError)
+        if buffer not in MEMORIES:
+            raise DeepCFRError(f"buffer must be one of {sorted(MEMORIES)}, got {buffer!r}")
         self.game, self.tree = game, game.tree()
         self.seed = int(seed)
         x = infoset_features(game) if features is None else np.asarray(features, dtype=np.float32)
@@ -392,12 +418,14 @@ class DeepCFR:
         self.config: dict[str, Any] = {"traversals": int(traversals), "hidden": [int(h) for h in hidden],
                        "advantage_steps": int(advantage_steps), "policy_steps": int(policy_steps),
                        "batch_size": int(batch_size), "learning_rate": float(learning_rate),
-                       "memory": int(memory), "linear": linear, "seed": self.seed}
+                       "memory": int(memory), "linear": linear, "buffer": buffer,
+                       "warm_start": warm_start, "seed": self.seed}
         self.sizes = [x.shape[1], *self.config["hidden"], self.tree.max_actions]
         self.mask = self.tree.action_mask
         width = self.tree.max_actions
-        self.advantage_memory = [Reservoir(memory, width), Reservoir(memory, width)]
-        self.strategy_memory = Reservoir(memory, width)
+        kind = MEMORIES[buffer]
+        self.advantage_memory = [kind(memory, width), kind(memory, width)]
+        self.strategy_memory = kind(memory, width)
         self.advantage: list[MLP | None] = [None, None]
         self._iterate_sums = np.zeros(self.mask.shape)
         self.iterations = self.traversals = self.nodes_touched = 0
@@ -441,9 +469,12 @@ class DeepCFR:
         w = it if self.config["linear"] else np.ones_like(it)
         return w / w.mean()
 
-    def _train(self, memory: Reservoir, loss: str, steps: int, rng: np.random.Generator) -> tuple[MLP, float]:
+    def _train(self, memory: Reservoir, loss: str, steps: int, rng: np.random.Generator,
+               start: MLP | None = None) -> tuple[MLP, float]:
         n = len(memory)
         net = MLP(self.sizes, rng)
+        if start is not None:
+            net.params = [w.copy() for w in start.params]
         rows = memory.infoset[:n]
         value = fit(net, self.features[rows], memory.target[:n], self.mask[rows], self._weights(memory),
                     loss=loss, steps=steps, batch_size=self.config["batch_size"],
@@ -463,8 +494,8 @@ class DeepCFR:
                 self.strategy_memory.add(strat_I, t, sigma[strat_I], memory_rng)
                 self._add_iterate(1 - p, sigma, t)
                 net, value = self._train(self.advantage_memory[p], "mse",
-                                         self.config["advantage_steps"],
-                                         self._rng(2, t, p))
+                                         self.config["advantage_steps"], self._rng(2, t, p),
+                                         self.advantage[p] if self.config["warm_start"] else None)
                 self.advantage[p] = net
                 self.advantage_loss[p].append(value)
             self.iterations, self.traversals = (
@@ -528,3 +559,37 @@ class DeepCFR:
             if progress:
                 progress(log[-1])
         return log
+
+
+class FeatureMeans:
+    """What a network of unlimited capacity fitted exactly predicts: for each distinct feature
+    vector, the ``w``-weighted mean of the memory's targets over the items whose infoset has it."""
+
+    def __init__(self, means: NDArray[np.float32], row_of: dict[bytes, int]) -> None:
+        self.means, self.row_of = means, row_of
+
+    def __call__(self, x: NDArray[np.float32]) -> NDArray[np.float32]:
+        return self.means[[self.row_of[row.tobytes()] for row in x]]
+
+
+class ExactFitDeepCFR(DeepCFR):
+    """Deep CFR with every network replaced by :class:`FeatureMeans`, the minimiser of its loss
+    (for the policy network, the log of the weighted mean strategy): the same traversals, memories
+    and weights, with no fitting error. Its exploitability is the floor the sampled regrets leave
+    a Deep CFR run of the same configuration; a measurement, not a method for large games (the
+    means are a table over the distinct feature vectors). ``hidden``, the step counts and the
+    learning rate are not used."""
+
+    def _train(self, memory: Reservoir, loss: str, steps: int, rng: np.random.Generator,
+               start: MLP | None = None) -> tuple[Any, float]:
+        vectors, group = np.unique(self.features, axis=0, return_inverse=True)
+        n = len(memory)
+        rows, weight = group.ravel()[memory.infoset[:n]], self._weights(memory).astype(np.float64)
+        total = np.bincount(rows, weights=weight, minlength=len(vectors))
+        sums = np.stack([np.bincount(rows, weights=weight * memory.target[:n, a], minlength=len(vectors))
+                         for a in range(memory.target.shape[1])], axis=1)
+        means = sums / np.maximum(total, 1e-300)[:, None]
+        if loss == "xent":
+            means = np.log(np.maximum(means, 1e-300))
+        row_of = {v.tobytes(): j for j, v in enumerate(vectors)}
+        return FeatureMeans(means.astype(np.float32), row_of), math.nan

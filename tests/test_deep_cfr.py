@@ -8,7 +8,8 @@ import pytest
 import cfrlib
 from cfrlib import games
 from cfrbook.datasets import load_json
-from cfrlib.deep_cfr import MLP, DeepCFR, Reservoir, fit, infoset_features, feature_names, regret_matching
+from cfrlib.deep_cfr import (MLP, DeepCFR, ExactFitDeepCFR, Reservoir, SlidingWindow, fit, feature_names,
+                             infoset_features, regret_matching)
 from cfrlib.errors import CfrlibError, DeepCFRError
 
 TINY = dict(traversals=100, hidden=(16, 16), advantage_steps=150, policy_steps=400, batch_size=64)
@@ -131,6 +132,42 @@ def test_reservoir_keeps_every_item_with_probability_capacity_over_offers():
     assert np.abs(kept - runs * p).max() <= 5.4 * math.sqrt(runs * p * (1 - p))
 
 
+def test_a_sliding_window_keeps_the_last_items_offered():
+    memory, rng = SlidingWindow(4, 1), np.random.default_rng(0)
+    for start, size in ((0, 3), (3, 2), (5, 6)):          # the last batch alone overflows it
+        items = np.arange(start, start + size)
+        memory.add(items, start, items[:, None].astype(float), rng)
+        kept = sorted(memory.infoset[:len(memory)].tolist())
+        assert kept == list(range(max(0, start + size - 4), start + size))
+    assert (memory.target[:, 0] == memory.infoset).all() and len(memory) == 4 and memory.seen == 11
+
+
+def test_the_exact_fit_predicts_the_weighted_mean_of_the_memory_per_feature_vector():
+    """On Leduc (suits merged by the features): after two iterations each advantage prediction is
+    the t-weighted mean of the stored regrets over the infosets sharing its feature vector."""
+    game = games.leduc()
+    solver = ExactFitDeepCFR(game, seed=0, traversals=20).iterate(2)
+    x, memory = solver.features, solver.advantage_memory[1]
+    n = len(memory)
+    weight = memory.iteration[:n].astype(float)
+    for infoset in np.unique(memory.infoset[:n])[:25]:
+        same = (x[memory.infoset[:n]] == x[infoset]).all(axis=1)
+        expected = (weight[same, None] * memory.target[:n][same]).sum(axis=0) / weight[same].sum()
+        np.testing.assert_allclose(solver.advantage[1](x[[infoset]])[0], expected, rtol=1e-5, atol=1e-6)
+    assert 0 < cfrlib.exploitability(game, solver.average_strategy()) < 4
+
+
+def test_a_warm_start_trains_from_the_previous_network():
+    options = {**TINY, "traversals": 10, "advantage_steps": 2, "learning_rate": 1e-12}
+    solver = DeepCFR(games.kuhn(), seed=0, warm_start=True, **options)
+    solver.iterate(1)
+    before = [w.copy() for w in solver.advantage[0].params]
+    solver.iterate(1)                      # a learning rate of 1e-12 leaves the weights as they were
+    assert all(np.allclose(a, b, atol=1e-6) for a, b in zip(before, solver.advantage[0].params))
+    cold = DeepCFR(games.kuhn(), seed=0, **options).iterate(2)
+    assert not all(np.allclose(a, b, atol=1e-6) for a, b in zip(before, cold.advantage[0].params))
+
+
 def test_regret_matching_on_advantages():
     mask = np.array([[True, True, True], [True, True, False], [True, True, True]])
     v = np.array([[1.0, 3.0, -2.0], [-1.0, -3.0, 9.0], [0.0, 0.0, 0.0]])
@@ -158,6 +195,7 @@ def test_fit_finds_the_weighted_mean_of_its_targets():
     {"traversals": 0}, {"traversals": 1.5}, {"hidden": (16, 0)}, {"hidden": "16"},
     {"advantage_steps": -1}, {"batch_size": True}, {"learning_rate": 0}, {"learning_rate": math.inf},
     {"memory": 0}, {"linear": 1}, {"seed": "0"}, {"seed": -1}, {"features": np.zeros((3, 2))},
+    {"buffer": "fifo"}, {"warm_start": "yes"},
 ])
 def test_bad_options_raise_a_cfrlib_error(options):
     with pytest.raises(DeepCFRError):
@@ -182,7 +220,7 @@ def test_nothing_in_cfrlib_imports_deep_cfr_but_the_learned_value_function():
 def test_a_short_rerun_agrees_with_the_recorded_leduc_run():
     """benchmarks/deep_cfr.py's data: its first checkpoint again, with the recorded configuration."""
     recorded = load_json("deep_cfr")["games"]["leduc"]
-    run, rerun = recorded["deep_cfr"], recorded["rerun"]
+    run, rerun = recorded["runs"]["Deep CFR"][0], recorded["rerun"]
     first = rerun["checkpoints"][0]
     again = DeepCFR(games.leduc(), **run["config"]).run([first])[0]
     j = run["iteration"].index(first)

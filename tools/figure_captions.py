@@ -765,15 +765,15 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
     ("15_deep_cfr.ipynb", "ede5516b"): {
         "name": "fig-ch15-leduc",
         "caption": (
-            "Deep CFR on Leduc hold'em, recorded: exploitability against traversals per player of "
-            "the policy network, of the exact average of the networks' iterates and of the run "
-            "without linear weights, beside tabular external sampling on Leduc and on Leduc with "
-            "suits merged. The networks keep level with the plain table and stay behind the "
-            "merged one."),
+            "Deep CFR on Leduc hold'em across seeds, recorded: exploitability against traversals "
+            "per player of each seed's policy network (thin) and their median, of Single Deep CFR's "
+            "strategy (the exact average of the networks' iterates), of the exact fit (every "
+            "network replaced by the minimiser of its loss), and of tabular external sampling on "
+            "Leduc and on Leduc with suits merged."),
         "alt": (
-            "Log-log plot of exploitability against traversals: three orange Deep CFR curves and "
-            "two purple tabular curves fall together from about 2 to under 0.1; the suits-merged "
-            "table ends lowest, above a dotted target line at 0.05."),
+            "Log-log plot of exploitability against traversals: thin orange lines for the seeds "
+            "and thick median curves fall from about 2; the black dashed exact-fit curve ends "
+            "lowest of the Deep CFR curves, near a dotted target line at 0.05."),
     },
     # ---------------------------------------------------------------- chapter 16
     ("16_holdem.ipynb", "ch16-sweep-figure"): {
