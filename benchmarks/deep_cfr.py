@@ -16,8 +16,8 @@ samples) to ``ABLATION_CHECKPOINTS``. At each checkpoint the policy network is t
 exploitability computed exactly, as is that of the exact average of the networks' iterates
 (Single Deep CFR's strategy). The exact fits: every configuration of ``EXACT`` (the study's, and
 other numbers of traversals an iteration) with each network replaced by the exact minimiser of
-its loss (:class:`cfrlib.deep_cfr.ExactFitDeepCFR`: the floor the sampled regrets leave), to
-150,000 traversals, for each of ``SEEDS``.
+its loss (:class:`cfrlib.deep_cfr.ExactFitDeepCFR`: what the sampled regrets leave with no fitting
+error), to 150,000 traversals, for each of ``SEEDS``.
 
 ``--merge`` adds what costs seconds: tabular external sampling at equal traversals (one
 iteration is one traversal per player, as a Deep CFR traversal is) on Leduc and on Leduc with

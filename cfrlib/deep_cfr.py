@@ -375,12 +375,12 @@ class DeepCFR:
     ``advantage_steps`` and ``policy_steps`` Adam steps of ``batch_size`` rows at
     ``learning_rate`` to train an advantage network (every iteration, from scratch unless
     ``warm_start``) and the policy network (when :meth:`average_strategy` is called); ``memory``
-    the capacity of each memory;
-    ``linear`` weights iteration ``t``'s samples by ``t`` (else 1); ``buffer`` the kind of advantage
-    and strategy memory (``"reservoir"``, or ``"window"``: a :class:`SlidingWindow`); ``warm_start``
-    trains each advantage network from its previous weights rather than from scratch (OpenSpiel's
-    ``reinitialize_advantage_networks=False``); ``features`` a ``num_infosets x
-    d`` array (default :func:`infoset_features`); ``seed`` keys every random draw. The defaults
+    the capacity of each memory; ``linear`` weights iteration ``t``'s samples by ``t`` (else 1);
+    ``buffer`` the kind of every memory (``"reservoir"``, or ``"window"``: a
+    :class:`SlidingWindow`); ``warm_start`` trains each advantage network from its previous weights
+    rather than from scratch (OpenSpiel's ``reinitialize_advantage_networks=False``); ``features``
+    a ``num_infosets x d`` array (default :func:`infoset_features`); ``seed`` keys every random
+    draw. The defaults
     are the configuration recorded on Leduc (``benchmarks/deep_cfr.py``). Iterations alternate as
     in the paper's Algorithm 1: player 1's traversals of iteration ``t`` already meet player 0's
     network of iteration ``t``.
@@ -575,9 +575,10 @@ class FeatureMeans:
 class ExactFitDeepCFR(DeepCFR):
     """Deep CFR with every network replaced by :class:`FeatureMeans`, the minimiser of its loss
     (for the policy network, the log of the weighted mean strategy): the same traversals, memories
-    and weights, with no fitting error. Its exploitability is the floor the sampled regrets leave
-    a Deep CFR run of the same configuration; a measurement, not a method for large games (the
-    means are a table over the distinct feature vectors). ``hidden``, the step counts and the
+    and weights, with no fitting error: where a Deep CFR run of the same configuration is headed as
+    its fits improve (not a bound: a network's errors can happen to lower the exploitability). A
+    measurement, not a method for large games (the means are a table over the distinct feature
+    vectors). ``hidden``, the step counts and the
     learning rate are not used."""
 
     def _train(self, memory: Reservoir, loss: str, steps: int, rng: np.random.Generator,
