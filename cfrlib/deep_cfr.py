@@ -493,9 +493,10 @@ class DeepCFR:
                 self.advantage_memory[p].add(adv_I, t, adv_r, memory_rng)
                 self.strategy_memory.add(strat_I, t, sigma[strat_I], memory_rng)
                 self._add_iterate(1 - p, sigma, t)
+                start = self.advantage[p] if self.config["warm_start"] else None
                 net, value = self._train(self.advantage_memory[p], "mse",
-                                         self.config["advantage_steps"], self._rng(2, t, p),
-                                         self.advantage[p] if self.config["warm_start"] else None)
+                                         self.config["advantage_steps"],
+                                         self._rng(2, t, p), start)
                 self.advantage[p] = net
                 self.advantage_loss[p].append(value)
             self.iterations, self.traversals = (
