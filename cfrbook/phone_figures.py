@@ -323,7 +323,8 @@ def phone_figure(figure: Figure, smallest_pt: float | None = None) -> Figure:
     copy: Any = pickle.loads(pickle.dumps(figure))
     plt.close(copy)   # unpickling registered it with pyplot
     FigureCanvasAgg(copy)
-    copy.set_layout_engine("constrained")   # makes room for the legends and labels it moves
+    if all(ax.get_subplotspec() is not None for ax in copy.axes):   # not for axes placed by hand
+        copy.set_layout_engine("constrained")   # makes room for the legends and labels it moves
     width, height = figure.get_size_inches()
     panels = _panels(copy)
     if panels:

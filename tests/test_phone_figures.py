@@ -106,6 +106,24 @@ def test_the_laptop_check_measures_a_tick_labels_exponent():
     assert found and all("text 7.0 px high" in p and "10^{" in p for p in found), found
 
 
+def test_a_figure_with_axes_placed_by_hand_gets_a_phone_rendering_without_a_warning():
+    """Constrained layout only lays out a grid: on axes placed by hand (the trees of
+    cfrbook.trees) it would warn, and the warning would be printed on the page."""
+    import warnings
+
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure(figsize=(8, 4))
+    ax = fig.add_axes((0.05, 0.1, 0.9, 0.8))
+    ax.plot([0, 1], [0, 1])
+    ax.set_title("a tree drawn on axes placed by hand")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        png, px, _ = phone_figures.phone_png(fig)
+    plt.close(fig)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and px > 0
+
+
 def test_an_explorer_frame_records_its_smallest_text():
     import ipywidgets as widgets
 
