@@ -425,8 +425,11 @@ def test_a_phone_is_shown_the_phone_frames_and_a_laptop_the_column_frames(browse
             assert shown["width"] <= shown["box"] and not shown["scrolls"], shown
             assert shown["text"] >= 8, f"the phone frame's text is {shown['text']:.1f} px"
         page.set_viewport_size({"width": 1280, "height": 900})
-        page.wait_for_function("document.querySelector('img.cfrlib-explorer-figure').src"
-                               ".length > 0 && !matchMedia('(max-width: 576px)').matches")
+        # the media query's listener swaps the frame after the resize: wait for the swap (a
+        # frame that never swaps times out here and fails the test)
+        swapped = (f"(() => {{ const s = ({PHONE_FRAME})(document.querySelector('.cfrlib-explorer'));"
+                   " return s.src === s.column; })()")
+        page.wait_for_function(swapped, timeout=10_000)
         shown = root.evaluate(PHONE_FRAME)
         assert shown["src"] == shown["column"], "1280 px: not the column's frame"
     finally:
