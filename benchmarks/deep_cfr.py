@@ -74,9 +74,7 @@ OUT = source_path("deep_cfr")
 
 def config_of(name: str) -> tuple[dict[str, Any], tuple[int, ...]]:
     """The configuration and checkpoints of study run ``name`` ("Deep CFR" or an ablation)."""
-    if name == "Deep CFR":
-        return CONFIG, CHECKPOINTS
-    return {**CONFIG, **ABLATIONS[name]}, ABLATION_CHECKPOINTS
+    return {**CONFIG, **EXACT[name]}, CHECKPOINTS if name == "Deep CFR" else ABLATION_CHECKPOINTS
 
 
 def run_path(name: str, seed: int, kind: str = "") -> Path:
