@@ -61,6 +61,7 @@ RECORDED: dict[str, Recorded] = {
     "public_chance": Recorded("benchmarks/public_chance.py", _SAMPLING),
     "deep_cfr": Recorded("benchmarks/deep_cfr.py", ("cfrlib.deep_cfr",)),
     "last_iterate": Recorded("benchmarks/last_iterate_curves.py", _FULLWIDTH),
+    "chapter_runs": Recorded("benchmarks/chapter_runs.py", _FULLWIDTH),
     "depth_limited_study": Recorded("benchmarks/depth_limited_study.py",
                                     ("cfrlib.depth_limited", "cfrlib.subgame", "cfrlib.off_tree",
                                      "cfrlib.games.no_limit_leduc", "cfrlib.deep_cfr", "cfrlib.abstraction")),

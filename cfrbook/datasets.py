@@ -18,7 +18,7 @@ from cfrlib.errors import CfrlibError
 
 NAMES = ("comparison", "sampling_curves", "lp_vs_cfr", "distributed", "frontier_curves", "subgame_study",
          "sampling_rules", "regret_pruning", "vr_mccfr", "public_chance", "deep_cfr", "last_iterate",
-         "depth_limited_study", "holdem")
+         "depth_limited_study", "holdem", "chapter_runs")
 """The recorded data sets."""
 
 
