@@ -9,6 +9,7 @@ import base64
 import hashlib
 import json
 import re
+from types import SimpleNamespace
 
 import ipywidgets as widgets
 import matplotlib
@@ -152,3 +153,22 @@ def test_an_explorer_not_served_costs_its_html(tmp_path, explorer_html):
     page.write_text(explorer_html)
     for phone in (True, False):
         assert downloads(page, explorer_html, phone) == len(explorer_html.encode())
+
+
+def test_the_build_warns_about_a_page_over_the_budget(tmp_path, explorer_html, monkeypatch, caplog):
+    """A warning, which -W (tools/build-book) makes an error, naming the page and what it costs."""
+    import explorer_frames
+
+    page = _site(tmp_path, explorer_html)
+    app = SimpleNamespace(outdir=str(tmp_path), builder=SimpleNamespace(format="html"))
+    phone, laptop = (downloads(page, page.read_text(), screen) for screen in (True, False))
+    monkeypatch.setattr(explorer_frames, "DOWNLOAD_BUDGET", max(phone, laptop))
+    explorer_frames._check_downloads(app, None)
+    assert not caplog.records
+    monkeypatch.setattr(explorer_frames, "DOWNLOAD_BUDGET", min(phone, laptop))
+    explorer_frames._check_downloads(app, None)
+    assert [r.getMessage() for r in caplog.records] == [
+        f"chapters/page.html costs {'a laptop' if laptop > phone else 'a phone'} "
+        f"{max(phone, laptop):,} bytes with its images and explorer frames, over the budget of "
+        f"{min(phone, laptop):,} (tools/explorer_frames.py): thin its explorers' grids (static=...)"]
+    assert caplog.records[0].levelname == "WARNING"
