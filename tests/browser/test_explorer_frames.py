@@ -206,3 +206,52 @@ def test_a_saved_notebooks_explorer_works_with_its_frames_inline(browser, width)
         context.close()
     assert not errors, errors
 
+
+
+def test_the_frames_nearest_the_controls_are_preloaded_first(browser):
+    """A served explorer of seven frames opening on the fourth: once the page has loaded, the
+    frames one stop away come first, then two, then three (ties in grid order); a move to the
+    last stop shows it from its file."""
+    import ipywidgets as widgets
+    import matplotlib
+    from explorer_frames import serve_frames
+
+    from cfrbook import plotting
+    from cfrbook.interactive import Explorer
+
+    matplotlib.use("agg")
+
+    def draw(t):
+        plotting.new_figure(width=2, height=1)[1].set(xticks=[], yticks=[], title=f"t = {t}")
+
+    files: dict[str, bytes] = {}
+
+    def store(png: bytes) -> str:
+        url = "https://frames.test/" + frame_name(png)
+        files[url] = png
+        return url
+
+    explorer = Explorer(draw, {"t": widgets.IntSlider(value=3, min=0, max=6)}, phone=False)
+    html = serve_frames(explorer.static_html("all"), store)
+    order = {url: k for k, url in enumerate(json.loads(DATA.search(html)[1])["images"])}
+    asked: list[int] = []
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.route("https://frames.test/**", lambda route: (
+            asked.append(order[route.request.url]),
+            route.fulfill(body=files[route.request.url], content_type="image/png")))
+        page.set_content(f"<body>{html}</body>", wait_until="load")
+        for _ in range(50):
+            if len(asked) >= 7:
+                break
+            page.wait_for_timeout(100)
+        root = page.locator(".cfrlib-explorer")
+        data = root.evaluate(PAGE_DATA)
+        frames = [data["frame_of"][t] for t in range(7)]   # frame index of each stop
+        for _ in range(3):
+            _move(page, root, 0, data["axes"][0], 1)
+        state = _check_shown(root, data, "t = 6")
+    finally:
+        page.close()
+    assert asked == [frames[t] for t in (3, 2, 4, 1, 5, 0, 6)], asked
+    assert state["positions"] == [6] and state["src"] == data["images"][frames[6]]
