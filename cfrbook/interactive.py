@@ -11,9 +11,10 @@ An :class:`Explorer` joins a drawing function ``draw(**values)`` and ipywidgets 
   ``file://`` and the controls work with the keyboard (arrow keys on a focused slider). Each frame
   also has a phone rendering (:func:`cfrbook.phone_figures.phone_figure`: panels stacked, text
   readable in a 320 px column), which the page shows while the screen matches
-  :data:`cfrbook.phone_figures.PHONE_MEDIA`; the book build leaves them out of a page they would
-  make heavier than its budget (tools/phone_pictures.py), and a phone then shows the column's
-  frames in a box that scrolls sideways.
+  :data:`cfrbook.phone_figures.PHONE_MEDIA`. The notebook's output carries the frames inline
+  (base64), so that it works by itself in Jupyter; the book build serves each frame as a file of
+  the site instead (tools/explorer_frames.py), and the page's script then loads the frames from
+  their URLs, preloading those the screen shows, the neighbours of the controls' position first.
 
 One display output carries both: the widget view, which Jupyter front ends prefer, and the HTML,
 which the book prefers (``nb_mime_priority_overrides`` in ``_config.yml``). Both show images made
@@ -627,15 +628,22 @@ _STYLE = (
 # Shows the frame of the controls' position: the frame index is the row-major index of the
 # position (last axis fastest), as in Explorer.grid. The image's alternative text names the setting
 # shown (frame_alt). On a screen that matches the phone media query, a frame's phone rendering is
-# shown where it has one (the page switches when the screen does). The printed text wraps between words, never inside one ("9.4e-05" is not broken
-# at its hyphen: each word is a span that does not wrap), and keeps the height of the tallest
-# frame's text at the column's width, so that the figure under it never moves. Play steps a slider one stop a tick to
-# its end; from its last stop, or from the stop it opened on, it starts at the first.
+# shown where it has one (the page switches when the screen does). A frame is inline base64 (the
+# notebook's output) or, on the book's pages, the URL of its file (tools/explorer_frames.py, which
+# also makes the opening frame a <picture> whose phone <source> the script drops once it has set
+# the image itself): once the page has loaded, the frames of the set the screen shows are
+# preloaded, PRELOAD at a time, the nearest to the controls' position first (grid steps summed
+# over the axes), in a new order after each move. The printed text wraps between words, never
+# inside one ("9.4e-05" is not broken at its hyphen: each word is a span that does not wrap), and
+# keeps the height of the tallest frame's text at the column's width, so that the figure under it
+# never moves. Play steps a slider one stop a tick to its end; from its last stop, or from the
+# stop it opened on, it starts at the first.
 _SCRIPT = """(function(){
 var root=document.currentScript.parentElement;
 var data=JSON.parse(root.querySelector("script.cfrlib-explorer-data").textContent);
 var img=root.querySelector("img.cfrlib-explorer-figure"),
-    pre=root.querySelector("pre.cfrlib-explorer-text");
+    pre=root.querySelector("pre.cfrlib-explorer-text"),
+    source=root.querySelector("picture source");
 function write(el,t){
   el.textContent="";
   t.split(/(\\s+)/).forEach(function(part,j){
@@ -646,6 +654,35 @@ function write(el,t){
   });
 }
 var phone=data.phone&&window.matchMedia?window.matchMedia(data.phone.media):null;
+function shown(){return phone&&phone.matches?data.phone:data;}
+function url(image){return data.urls?image:"data:image/png;base64,"+image;}
+var grid=data.frame_of.map(function(f,i){
+  var at=[];
+  for(var k=data.shape.length-1;k>=0;k--){at[k]=i%data.shape[k];i=Math.floor(i/data.shape[k]);}
+  return at;
+});
+var PRELOAD=4,loaded={},queue=[],loading=0,started=false;
+function pump(){
+  while(loading<PRELOAD&&queue.length){
+    var u=queue.shift();
+    if(loaded[u]){continue;}
+    var im=new Image();
+    loaded[u]=im;loading++;
+    im.onload=im.onerror=function(){loading--;pump();};
+    im.src=u;
+  }
+}
+function preload(index){
+  if(!data.urls||!started){return;}
+  var at=grid[index],images=shown().images,points=[];
+  function distance(i){
+    return grid[i].reduce(function(d,p,k){return d+Math.abs(p-at[k]);},0);
+  }
+  data.frame_of.forEach(function(f,i){if(f!==null){points.push(i);}});
+  points.sort(function(a,b){return distance(a)-distance(b)||a-b;});
+  queue=points.map(function(i){return images[data.frame_of[i]];});
+  pump();
+}
 var UNDRAWN="This setting was not drawn in this copy of the page: move the controls in a "+
   "running notebook, or run make execute to draw every setting.";
 function position(k){
@@ -679,16 +716,20 @@ function show(){
   if(f===null){
     write(pre,UNDRAWN);img.style.opacity=0.3;
   }else{
-    var small=phone&&phone.matches;
-    img.src="data:image/png;base64,"+(small?data.phone.images[f]:data.images[f]);
+    var set=shown();
+    img.src=url(set.images[f]);
+    if(data.urls){loaded[set.images[f]]=loaded[set.images[f]]||img;}
+    if(source){source.remove();source=null;}
     img.style.opacity="";
-    img.setAttribute("data-text-px",small?data.phone.text_px[f]:data.text_px[f]);
-    img.classList.toggle("cfrlib-explorer-phone",!!small);
+    img.setAttribute("data-text-px",set.text_px[f]);
+    img.classList.toggle("cfrlib-explorer-phone",set!==data);
     write(pre,data.texts[f]);
   }
   img.alt=alt(positions,f);
   root.setAttribute("data-frame",index);
+  preload(index);
 }
+function start(){started=true;preload(+root.getAttribute("data-frame"));}
 var measured=null;
 function fitText(again){
   var width=pre.getBoundingClientRect().width;
@@ -725,5 +766,6 @@ if(phone){phone.addEventListener("change",show);}
 if(window.ResizeObserver){new ResizeObserver(function(){fitText();}).observe(root);}
 else{window.addEventListener("resize",function(){fitText();});}
 window.addEventListener("load",function(){fitText(true);});
+if(document.readyState==="complete"){start();}else{window.addEventListener("load",start);}
 if(document.fonts){document.fonts.ready.then(function(){fitText(true);});}
 })();"""

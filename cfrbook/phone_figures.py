@@ -159,8 +159,8 @@ def _rebuild_legend(legend: Any, factor: float, ncols: int) -> set[int]:
     legend._ncols = min(legend._ncols, ncols)
     legend._init_legend_box(list(legend.legend_handles), [t.get_text() for t in legend.texts])
     legend._set_loc(legend._loc)   # the new box, placed where the old one was
-    if title_text:
-        legend.set_title(title_text, prop={"size": title_size * factor})
+    # the new box's title is shown even when empty (an empty line over the entries): set it again
+    legend.set_title(title_text, prop={"size": title_size * factor})
     return {id(t) for t in [*legend.texts, legend.get_title()]}
 
 

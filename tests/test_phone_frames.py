@@ -1,7 +1,7 @@
 """Explorers' frames on a phone (issue 39): the published page carries a phone rendering of each
 frame (cfrbook.interactive), crowded category labels are set upright in a phone rendering
-(cfrbook.phone_figures), and the book build keeps each page within its byte budget by leaving
-out explorers' phone frames, the heaviest explorer's first (tools/phone_pictures.py)."""
+(cfrbook.phone_figures), and an explorer has phone frames only when every frame has one. The
+build serves them as files (tools/explorer_frames.py, tests/test_explorer_frames.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ import figure_layout
 import ipywidgets as widgets
 import matplotlib
 import pytest
-from phone_pictures import EXPLORER_DATA, fit_phone_frames, page_weight
 
 from cfrbook import interactive, phone_figures, plotting
 
@@ -74,53 +73,6 @@ def test_the_published_page_carries_each_frames_phone_rendering_and_a_test_run_d
         assert text_px * phone_figures.PHONE_COLUMN_PX / width >= phone_figures.PHONE_MIN_PX
 
 
-def _explorer(name: str, phone_bytes: int) -> str:
-    data = {"axes": [{"name": name}], "images": ["QUJD"], "texts": ["a </b> text"],
-            "phone": {"media": "(max-width: 576px)", "images": ["x" * phone_bytes], "text_px": [9.9]}}
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
-    return (f'<div class="cfrlib-explorer"><script type="application/json" '
-            f'class="cfrlib-explorer-data">{payload}</script></div>')
-
-
-def _page(tmp_path, phones: dict[str, int]):
-    (tmp_path / "figure.png").write_bytes(b"p" * 1000)
-    page = tmp_path / "page.html"
-    page.write_text('<img src="figure.png">' + "".join(_explorer(n, b) for n, b in phones.items()))
-    return page
-
-
-def _carried(page) -> dict[str, bool]:
-    return {json.loads(m.group(2))["axes"][0]["name"]: "phone" in json.loads(m.group(2))
-            for m in EXPLORER_DATA.finditer(page.read_text())}
-
-
-def test_a_page_within_its_budget_keeps_every_phone_frame(tmp_path):
-    page = _page(tmp_path, {"a": 3000, "b": 5000})
-    before = page.read_text()
-    assert fit_phone_frames(page, budget=page_weight(page, before)) == 0
-    assert page.read_text() == before
-
-
-def test_the_heaviest_phone_frames_go_first_and_only_as_many_as_needed(tmp_path):
-    page = _page(tmp_path, {"a": 3000, "b": 5000, "c": 4000})
-    weight = page_weight(page, page.read_text())
-    assert weight == len(page.read_text().encode()) + 1000   # the page and the image it loads
-    assert fit_phone_frames(page, budget=weight - 4500) == 1
-    assert _carried(page) == {"a": True, "b": False, "c": True}
-    assert page_weight(page, page.read_text()) <= weight - 4500
-    assert fit_phone_frames(page, budget=weight - 5500) == 1   # then the next heaviest
-    assert _carried(page) == {"a": True, "b": False, "c": False}
-    # the page data stay what the explorer's script reads, "</" still escaped inside <script>
-    texts = [json.loads(m.group(2))["texts"] for m in EXPLORER_DATA.finditer(page.read_text())]
-    assert texts == [["a </b> text"]] * 3 and not re.search(r"text</b>", page.read_text())
-
-
-def test_a_page_over_budget_without_phone_frames_is_left_alone(tmp_path):
-    page = _page(tmp_path, {})
-    before = page.read_text()
-    assert fit_phone_frames(page, budget=10) == 0 and page.read_text() == before
-
-
 def test_an_explorer_shows_phone_frames_only_when_every_frame_has_one(monkeypatch):
     """A frame whose phone rendering fails the figure check takes the phone frames away from
     the whole explorer: its figure does not switch layouts as the reader moves a control."""
@@ -149,3 +101,24 @@ def test_the_look_check_reads_a_legend_entry_a_phone_broke_onto_lines_as_one():
     labels = [label for label, look in figure_looks.series(fig)]
     assert labels == ["RM, quadratic average, simultaneous"]
     assert figure_looks.problems(fig) == []
+
+
+def test_a_legend_under_its_panel_starts_right_under_the_x_label():
+    """Chapter 9's explorer: a phone rendering rebuilt the legend under the weights panel with an
+    empty title line, which put its first entry about 50 px under the panel's x label."""
+    fig, axes = plotting.new_figure(1, 2, width=6, height=2.5)
+    for ax in axes:
+        ax.plot([1, 2], [2, 1], label="a weight")
+        ax.plot([1, 2], [1, 2], label="another weight")
+        ax.set_xlabel("iteration")
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2))
+    phone = phone_figures.phone_figure(fig)
+    phone.draw_without_rendering()
+    renderer = phone.canvas.get_renderer()
+    for ax in phone.axes:
+        legend = ax.get_legend()
+        assert not legend.get_title().get_visible()
+        label = ax.xaxis.label.get_window_extent(renderer)
+        first = legend.get_texts()[0].get_window_extent(renderer)
+        font_px = legend.get_texts()[0].get_fontsize() * phone.dpi / 72
+        assert 0 < label.y0 - first.y1 < 1.5 * font_px, (label, first)

@@ -17,11 +17,8 @@ tests/browser/test_figure_text.py scales by the width the image is shown at. An 
 the metadata (a notebook run elsewhere) stays a plain image. The wrapper is tied to myst-nb's
 ``NbElementRenderer.render_image`` of the version tools/figure_outputs.py checks.
 
-An explorer (``cfrbook.interactive``) carries its frames' phone renderings in its page data and
-shows them itself on phones. They weigh about what its column frames weigh, so once the pages are
-written, a page heavier than :data:`PAGE_BUDGET` loses the phone frames of its explorers, the
-heaviest first, until it fits (:func:`fit_phone_frames`); those explorers show their column
-frames on a phone, in a box that scrolls sideways (tools/static/figure_zoom.js).
+An explorer's frames (``cfrbook.interactive``), column and phone renderings, are served as files
+by tools/explorer_frames.py, and its own script shows a phone its phone rendering.
 """
 
 from __future__ import annotations
@@ -29,32 +26,18 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
-import json
 import posixpath
-import re
 import struct
 import urllib.parse
-from pathlib import Path
 
 from docutils import nodes
 from myst_nb.core.render import NbElementRenderer
-from sphinx.util import logging
 
 from cfrbook.phone_figures import PHONE_DPI, PHONE_MEDIA
 from page_fixes import FULL_SIZE_TITLE
 
 PHONE_DENSITY = PHONE_DPI / 100
 """Image pixels a CSS pixel of a phone rendering (its ``srcset`` density descriptor)."""
-
-PAGE_BUDGET = 3_500_000
-"""Bytes a page may weigh with the images it loads from the site (explorer frames included;
-tests/browser/test_rendered_book.py::test_page_weight holds every page to it). The heaviest is
-chapter 3 (3.49 MB), whose four explorers carry 2.4 MB of frames."""
-
-EXPLORER_DATA = re.compile(
-    r'(<script type="application/json" class="cfrlib-explorer-data">)(.*?)(</script>)', re.S)
-
-logger = logging.getLogger(__name__)
 
 
 class picture(nodes.General, nodes.Element):
@@ -122,45 +105,7 @@ def depart_picture(self, node: picture) -> None:
     self.body.append("</picture>" + ("</a>" if node.get("refuri") else ""))
 
 
-def page_weight(page: Path, text: str) -> int:
-    """Bytes of the page ``text`` (saved at ``page``) and of the images it loads from the site."""
-    images = {(page.parent / src).resolve() for src in re.findall(r'<img [^>]*src="([^":]+)"', text)}
-    return len(text.encode()) + sum(image.stat().st_size for image in images if image.is_file())
-
-
-def fit_phone_frames(page: Path, budget: int = PAGE_BUDGET) -> int:
-    """Rewrite ``page`` without the phone frames of its heaviest explorers, as few as bring it
-    within ``budget`` bytes (dropping the heaviest first keeps the most); returns how many lost them."""
-    text = page.read_text(encoding="utf-8")
-    excess = page_weight(page, text) - budget
-    carried = [m for m in EXPLORER_DATA.finditer(text) if '"phone":' in m.group(2)]
-    if excess <= 0 or not carried:
-        return 0
-    dropped: dict[int, str] = {}
-    for match in sorted(carried, key=lambda m: -len(m.group(2))):
-        data = json.loads(match.group(2))
-        phone = json.dumps(data.pop("phone"), separators=(",", ":"))
-        dropped[match.start()] = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
-        excess -= len(phone) + len(',"phone":')
-        if excess <= 0:
-            break
-    text = EXPLORER_DATA.sub(lambda m: m.group(1) + dropped.get(m.start(), m.group(2)) + m.group(3), text)
-    page.write_text(text, encoding="utf-8")
-    return len(dropped)
-
-
-def _fit_pages(app, exception) -> None:
-    if exception is not None or app.builder.format != "html":
-        return
-    for page in sorted(Path(app.outdir).rglob("*.html")):
-        if count := fit_phone_frames(page):
-            logger.info(f"{page.relative_to(app.outdir)}: the phone frames of {count} of its "
-                        f"explorers left out, over the page's {PAGE_BUDGET} byte budget (a phone "
-                        "shows their column frames)")
-
-
 def setup(app):
     NbElementRenderer.render_image = render_image
     app.add_node(picture, html=(visit_picture, depart_picture))
-    app.connect("build-finished", _fit_pages)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

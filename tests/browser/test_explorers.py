@@ -27,7 +27,9 @@ matplotlib.use("agg")
 EXPLORER_PAGES = [p for p in PAGES if "cfrlib-explorer-data" in (SITE / p).read_text()]
 
 STATE = """
-(root) => {
+async (root) => {
+  const img = root.querySelector("img.cfrlib-explorer-figure");
+  await img.decode().catch(() => null);   // a frame from a file: wait for it (or its failure)
   const data = JSON.parse(root.querySelector("script.cfrlib-explorer-data").textContent);
   const positions = data.axes.map((axis, k) => {
     const sel = '[data-axis="' + k + '"]';
@@ -40,7 +42,9 @@ STATE = """
     const out = root.querySelector('[data-readout="' + k + '"]');
     return out ? out.textContent : null;
   });
-  return {positions, readouts, src: root.querySelector("img.cfrlib-explorer-figure").src,
+  return {positions, readouts, src: img.getAttribute("src"),
+          loaded: img.complete && img.naturalWidth > 0,
+          phone: img.classList.contains("cfrlib-explorer-phone"),
           text: root.querySelector("pre.cfrlib-explorer-text").textContent};
 }
 """
@@ -161,20 +165,25 @@ STOPS = r"""
 """
 
 
-def _expected(data: dict, positions: list[int]) -> tuple[str, str]:
-    """The frame the page must show at ``positions``: row-major index, last axis fastest."""
+def _expected(data: dict, positions: list[int], phone: bool) -> tuple[str, str]:
+    """The frame the page must show at ``positions`` (row-major index, last axis fastest), its
+    phone rendering if ``phone`` and the explorer has them: the URL of its file on the book's
+    pages (tools/explorer_frames.py), the inline image in a notebook's output."""
     index = 0
     for size, p in zip(data["shape"], positions):
         assert 0 <= p < size
         index = index * size + p
     frame = data["frame_of"][index]
-    return "data:image/png;base64," + data["images"][frame], data["texts"][frame]
+    image = (data["phone"] if phone and "phone" in data else data)["images"][frame]
+    return (image if data.get("urls") else "data:image/png;base64," + image), data["texts"][frame]
 
 
-def _check_shown(root, data: dict, where: str) -> dict:
+def _check_shown(root, data: dict, where: str, phone: bool = False) -> dict:
+    """The explorer shows the frame of its controls' position (the phone's rendering on a phone)."""
     state = root.evaluate(STATE)
-    src, text = _expected(data, state["positions"])
+    src, text = _expected(data, state["positions"], phone)
     assert state["src"] == src, f"{where}: the figure is not the frame of {state['positions']}"
+    assert state["loaded"], f"{where}: the frame of {state['positions']} did not load"
     assert state["text"] == text, f"{where}: the text is not the frame's"
     for k, axis in enumerate(data["axes"]):
         if axis["kind"] == "range":
@@ -203,14 +212,17 @@ def _move(page, root, k: int, axis: dict, step: int) -> None:
         control.select_option(str(current + step))
 
 
-@pytest.mark.parametrize("scheme", ["file", "http"])
+@pytest.mark.parametrize("scheme, width", [("file", 1280), ("http", 1280), ("file", 390)])
 @pytest.mark.parametrize("page_path", EXPLORER_PAGES or ["(no explorer in a built book)"])
-def test_every_control_moves_its_figure_without_a_kernel(browser, server_url, page_path, scheme):
+def test_every_control_moves_its_figure_without_a_kernel(browser, server_url, page_path, scheme,
+                                                         width):
+    """At 390 px (a phone) the frames shown are the phone's, where the explorer has them."""
     if not EXPLORER_PAGES:
         pytest.skip("no built page holds an explorer")
     url = (SITE / page_path).as_uri() if scheme == "file" else server_url + page_path
+    phone = width < 577   # cfrbook.phone_figures.PHONE_MEDIA: (max-width: 576px)
     errors: list[str] = []
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport={"width": width, "height": 900})
     context.route("**/*", lambda r: r.continue_() if _is_local(r.request.url, server_url)
                   else r.abort())
     page = context.new_page()
@@ -224,7 +236,7 @@ def test_every_control_moves_its_figure_without_a_kernel(browser, server_url, pa
             root = explorers.nth(e)
             data = root.evaluate(DATA)
             where = f"{page_path}, explorer {e + 1}"
-            _check_shown(root, data, where)
+            _check_shown(root, data, where, phone)
             for k, axis in enumerate(data["axes"]):
                 if axis["kind"] == "fixed":
                     continue
@@ -235,7 +247,7 @@ def test_every_control_moves_its_figure_without_a_kernel(browser, server_url, pa
                 for step in [1] * (size - 1 - start) + [-1] * (size - 1):
                     before = root.evaluate(STATE)
                     _move(page, root, k, axis, step)
-                    after = _check_shown(root, data, f"{where}, {axis['name']!r}")
+                    after = _check_shown(root, data, f"{where}, {axis['name']!r}", phone)
                     assert after["positions"][k] == before["positions"][k] + step, (
                         f"{where}: the keyboard did not move {axis['name']!r}")
                     changed |= after["src"] != before["src"]
@@ -248,7 +260,7 @@ def test_every_control_moves_its_figure_without_a_kernel(browser, server_url, pa
                 button.click()
                 page.wait_for_timeout(int(data["interval"] * 2.5))
                 button.click()
-                after = _check_shown(root, data, f"{where}, play")
+                after = _check_shown(root, data, f"{where}, play", phone)
                 assert after["positions"][k] != before["positions"][k], (
                     f"{where}: the play button did not step the figure")
     finally:
@@ -323,9 +335,9 @@ def test_every_frame_can_be_seen_at_its_natural_size_on_a_phone(browser, page_pa
         assert size["clicked"] == size["natural"] >= size["fitted"], where
 
 
-def _static_page(browser, explorer: Explorer):
+def _static_page(browser, explorer: Explorer, mode: str = "all"):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.set_content(f"<body>{explorer.static_html('all')}</body>")
+    page.set_content(f"<body>{explorer.static_html(mode)}</body>")
     return page, page.locator(".cfrlib-explorer")
 
 
@@ -343,7 +355,7 @@ def test_readout_check_finds_a_control_that_contradicts_its_figure(browser):
 
     explorer = Explorer(draw, {"rock": widgets.FloatSlider(value=0.6, min=0, max=1, step=0.1),
                                "paper": widgets.FloatSlider(value=0.4, min=0, max=1, step=0.1)},
-                        static={"rock": [0.4, 0.6], "paper": [0.4, 0.5]})
+                        static={"rock": [0.4, 0.6], "paper": [0.4, 0.5]}, phone=False)
     page, root = _static_page(browser, explorer)
     try:
         truthful = root.evaluate(READOUTS)
@@ -363,7 +375,7 @@ def test_stops_check_finds_sliders_whose_stops_cannot_be_read(browser):
     explorer = Explorer(draw, {"alpha": widgets.FloatSlider(value=1.5, min=0, max=5, step=0.25),
                                "beta": widgets.FloatSlider(value=0, min=0, max=10, step=0.25)},
                         static={"alpha": [0.0, 1.0, 1.5, 3.0, 5.0]})
-    page, root = _static_page(browser, explorer)
+    page, root = _static_page(browser, explorer, "opening")   # the stops need no frame but one
     try:
         sound = root.evaluate(STOPS)
         # Chapter 9's defect, uneven stops without their labels, then a missing datalist and a
@@ -467,9 +479,9 @@ def test_in_dark_mode_an_unchecked_radio_button_looks_unchecked(browser, page_pa
 
 @pytest.mark.parametrize("page_path", EXPLORER_PAGES or ["(no explorer in a built book)"])
 def test_on_a_phone_an_explorer_with_phone_frames_fits_its_column(browser, page_path):
-    """At 390 px every explorer the build left its phone frames (tools/phone_pictures.py keeps
-    a page within its byte budget) shows them, in its column, with no box scrolling sideways;
-    one without them shows the column's frame in a box that scrolls, with a line saying so."""
+    """At 390 px every explorer with phone frames shows them, in its column, with no box
+    scrolling sideways; one without them (a tree's frames: no phone rendering passes the figure
+    check) shows the column's frame in a box that scrolls, with a line saying so."""
     if not EXPLORER_PAGES:
         pytest.skip("no built page holds an explorer")
     page = browser.new_page(viewport={"width": 390, "height": 844})

@@ -36,9 +36,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-# Bytes a page may weigh with the images it loads (explorer frames included): the build leaves
-# out explorers' phone frames where they would exceed it (tools/phone_pictures.py).
-from phone_pictures import PAGE_BUDGET
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = Path(os.environ.get("CFRLIB_BOOK_HTML", ROOT / "_build" / "html"))
@@ -578,19 +575,6 @@ def test_page_check_finds_a_figure_that_cannot_be_enlarged(browser):
                         '"Exploitability against iterations, falling"'], problems
 
 
-
-
-@pytest.mark.parametrize("page_path", PAGES or ["(no built book)"])
-def test_page_weight(page_path):
-    if not PAGES:
-        _unavailable(f"no built book in {SITE}: run `make book` first")
-    page = SITE / page_path
-    html = page.read_text()
-    images = {(page.parent / src).resolve() for src in re.findall(r'<img [^>]*src="([^":]+)"', html)}
-    weight = page.stat().st_size + sum(image.stat().st_size for image in images if image.is_file())
-    assert weight <= PAGE_BUDGET, (
-        f"{page_path} weighs {weight / 1e6:.2f} MB with its images, more than "
-        f"{PAGE_BUDGET / 1e6:.1f} MB: thin its explorers' grids (static=...)")
 
 
 SEARCH_RESULTS = """
