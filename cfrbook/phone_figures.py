@@ -8,7 +8,8 @@ scaled so that the smallest drawn glyph (a tick label's exponent included) is
 :data:`PHONE_TARGET_PX` CSS pixels high in the narrowest column a phone gives a figure
 (:data:`PHONE_COLUMN_PX`). The data, styles and labels are the figure's own. A figure whose
 layout type sizes alone cannot fit (a game tree: its labels would run into each other) carries
-its own phone drawing instead (:func:`set_phone_drawing`), made by its drawing code.
+its own phone drawing instead (:func:`set_phone_drawing`, :func:`with_phone`), made by its
+drawing code.
 
 :func:`install` makes an IPython kernel attach to every matplotlib figure it displays as a PNG
 (output metadata ``image/png`` -> ``cfrbook``): ``text_px``, the smallest text of the PNG in its
@@ -327,6 +328,15 @@ def set_phone_drawing(figure: Figure, draw: Callable[[], Any]) -> Figure:
     side) has its phone rendering drawn by that code. Returns ``figure``."""
     setattr(figure, _PHONE_DRAWING, draw)
     return figure
+
+
+def with_phone(draw: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Figure:
+    """The figure of ``draw(*args, **kwargs)`` (which returns a figure or an axes of one), its
+    phone rendering drawn by ``draw(*args, phone=True, **kwargs)`` (:func:`set_phone_drawing`):
+    ``with_phone(plotting.draw_game_tree, game, highlight=path)``."""
+    drawn = draw(*args, **kwargs)
+    figure: Figure = getattr(drawn, "figure", drawn)
+    return set_phone_drawing(figure, lambda: draw(*args, phone=True, **kwargs))
 
 
 def _drawn_for_phone(figure: Figure) -> Any:

@@ -99,7 +99,7 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
               lit: Collection[int] | None = None, lit_style: Mapping[str, Any] | None = None,
               current: int | None = None, ringed: Collection[int] = (),
               groups: Sequence[tuple[Collection[int], str]] = (),
-              history: History | None = None,
+              history: History | None = None, title: str = "",
               payoffs: bool = True, width: float = 6.5, line: float = LEAF_INCHES,
               phone: bool = False) -> Axes:
     """Draw ``game``'s tree on its side, each node with an optional number beside it.
@@ -113,10 +113,11 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
     ring (an information set picked out); each of ``groups`` is ``(roots, label)``: each root and
     the nodes below it in a shaded box, the label under the lowest (a subgame). ``history``
     (moves from the root) is marked as ``draw_game_tree`` marks it: its path thick, its last
-    node ringed. ``payoffs`` writes player 0's payoff right of each terminal. When ``ax`` is
-    None the figure is ``width`` inches wide and ``line`` inches high a terminal history; for
-    a phone (``phone``) it is :data:`~cfrbook.phone_figures.PHONE_WIDTH` inches wide,
-    :data:`PHONE_LEAF_INCHES` a line, with smaller markers and its text
+    node ringed. ``payoffs`` writes player 0's payoff right of each terminal; ``title`` goes
+    above the legend. When ``ax`` is None the figure is ``width`` inches wide and ``line``
+    inches high a terminal history (the title's lines added, so that they take no room from
+    the tree); for a phone (``phone``) it is :data:`~cfrbook.phone_figures.PHONE_WIDTH` inches
+    wide, :data:`PHONE_LEAF_INCHES` a line, with smaller markers and its text
     :data:`~cfrbook.phone_figures.PHONE_TEXT_PT` points.
     Returns ``ax``.
     """
@@ -134,7 +135,8 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
     leaves = int(np.count_nonzero(tree.num_children == 0))
     if ax is None:
         line = PHONE_LEAF_INCHES if phone else line
-        _, ax = new_figure(width=width, height=line * leaves + 0.9, phone=phone)
+        lines = title.count("\n") + 1 if title else 0
+        _, ax = new_figure(width=width, height=line * leaves + 0.9 + 0.2 * lines, phone=phone)
     ring = {**NODE_RING, "s": 150 if phone else 330}
     node_text = dict(node_text or {})
     lit_nodes = None if lit is None else np.isin(np.arange(tree.num_nodes), list(lit))
@@ -219,8 +221,11 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
     ax.set_xlim(-0.35, x.max() + (1.25 if node_text or not phone else 0.7))
     ax.set_ylim(y.min() - 0.8, 0.8)
     depth_axis(ax, tree.depth_max, "x")
-    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=3, handletextpad=0.3,
-              columnspacing=1.0)
+    legend = ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=3,
+                       handletextpad=0.3, columnspacing=1.0)
+    if title:   # above the legend's rows
+        rows = -(-len(legend.get_texts()) // 3)
+        ax.set_title(title, pad=4 + rows * 2.0 * legend.get_texts()[0].get_fontsize())
     return ax
 
 

@@ -34,21 +34,19 @@ def _walk():   # chapters 3 and 4: a history on the tree
 
 def _reach():   # chapter 3: a number beside every node, an infoset ringed
     placed = trees.place(KUHN)
-    ax = trees.draw_tree(KUHN, node_text={n: "0.083" for n in range(placed.tree.num_nodes)},
-                         ringed=[trees.node_index(placed, (c, "Q", "bet")) for c in "JK"],
-                         phone=True)
-    ax.set_title("the profile above: counterfactual reach of player 1", pad=38)
-    return ax
+    return trees.draw_tree(KUHN, node_text={n: "0.083" for n in range(placed.tree.num_nodes)},
+                           ringed=[trees.node_index(placed, (c, "Q", "bet")) for c in "JK"],
+                           title="Kuhn's equilibrium, ω = 1/3:\ncounterfactual reach of player 1",
+                           phone=True)
 
 
 def _traversal():   # chapter 7: the nodes a traversal touched, the current one ringed
     placed = trees.place(KUHN)
     lit = [trees.node_index(placed, ("K", "Q", "bet")[:k]) for k in range(4)]
-    ax = trees.draw_tree(KUHN, lit=lit, current=lit[-1], phone=True,
-                         lit_style={**plotting.VARIANT_STYLES["ES-MCCFR"],
-                                    "label": "external sampling"})
-    ax.set_title("external sampling, step 4", pad=38)
-    return ax
+    return trees.draw_tree(KUHN, lit=lit, current=lit[-1], phone=True,
+                           lit_style={**plotting.VARIANT_STYLES["ES-MCCFR"],
+                                      "label": "external sampling"},
+                           title="external sampling, step 4")
 
 
 def _betting():   # chapter 4: regrets and strategies in the boxes of the public tree
@@ -138,10 +136,16 @@ def test_a_figure_with_its_own_phone_drawing_gets_it_and_the_type_sizes_come_bac
     size = matplotlib.rcParams["font.size"]
     phone_figures.set_phone_drawing(fig, _reach)
     phone = phone_figures.phone_figure(fig)
-    assert phone.axes[0].get_title().startswith("the profile above")
+    assert phone.axes[0].get_title().startswith("Kuhn's equilibrium")
     assert phone.page_column == (phone_figures.PHONE_COLUMN_PX, phone_figures.PHONE_MIN_PX)
     assert matplotlib.rcParams["font.size"] == size
     assert phone not in map(plt.figure, plt.get_fignums())   # closed from pyplot: the caller's
+    # with_phone: the same drawing function, called again with phone=True
+    column = phone_figures.with_phone(plotting.draw_game_tree, KUHN, highlight=("Q",))
+    assert column.get_size_inches()[0] > phone_figures.PHONE_WIDTH
+    drawn = phone_figures.phone_figure(column)
+    assert drawn.get_size_inches()[0] == phone_figures.PHONE_WIDTH
+    assert [c for c in drawn.axes[0].collections if c.get_gid() == "chosen-node"]
     phone_figures.set_phone_drawing(fig, lambda: plotting.new_figure(width=6)[1])
     with pytest.raises(CfrlibError, match="6 inches wide"):
         phone_figures.phone_figure(fig)
