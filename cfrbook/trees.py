@@ -211,9 +211,11 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
     if payoffs:
         size = 0.9 * mpl.rcParams["font.size"]
         for node in tree.terminal_node:
-            # right of the node's number, whose characters are about 0.62 of its font size
+            # right of the node's number, whose characters are about 0.62 of its font size, or
+            # of a ring round the node
             text = node_text.get(int(node), "")
-            shift = gap + (0.62 * 0.833 * mpl.rcParams["font.size"] * len(text) + gap if text else 0)
+            words = 0.62 * 0.833 * mpl.rcParams["font.size"] * len(text)
+            shift = gap + (words + gap if text else gap - 1)
             ax.annotate(f"{tree.payoff[node]:+g}", (x[node], y[node]), xytext=(shift, 0),
                         textcoords="offset points", ha="left", va="center", fontsize=size,
                         color="#555555", zorder=6)

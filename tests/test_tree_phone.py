@@ -149,3 +149,31 @@ def test_a_figure_with_its_own_phone_drawing_gets_it_and_the_type_sizes_come_bac
     phone_figures.set_phone_drawing(fig, lambda: plotting.new_figure(width=6)[1])
     with pytest.raises(CfrlibError, match="6 inches wide"):
         phone_figures.phone_figure(fig)
+
+
+def test_an_explorer_of_a_tree_carries_the_trees_own_phone_drawing():
+    """The wiring of chapters 3, 4 and 7: an explorer whose drawing gives its figure a phone
+    drawing (phone_figures.with_phone) carries that drawing as each frame's phone frame, 360 px
+    wide, where rescaling the column's type was refused by the figure check."""
+    import base64
+    import json
+    import re
+    import struct
+
+    import ipywidgets as widgets
+
+    from cfrbook import interactive
+
+    figure_layout.install()   # as tools/execute-notebooks does: a refused rendering is left out
+
+    def show(T):
+        phone_figures.with_phone(trees.draw_public_tree, KUHN, lambda key: [f"{T:+.3f}"],
+                                 ["R(b)/T"], order=KUHN_ORDER, title=f"T = {T}")
+
+    page = interactive.Explorer(show, {"T": widgets.IntSlider(value=1, min=1, max=2)}).static_html("all")
+    data = json.loads(re.search(r'cfrlib-explorer-data">(.*?)</script>', page).group(1))
+    assert len(data["phone"]["images"]) == 2
+    for png in data["phone"]["images"]:
+        width, height = struct.unpack(">II", base64.b64decode(png)[16:24])
+        assert width == round(phone_figures.PHONE_WIDTH * interactive.PHONE_DPI)
+    assert data["phone"]["images"][0] != data["phone"]["images"][1]
