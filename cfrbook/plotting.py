@@ -368,8 +368,7 @@ def _leaf_order(tree: Tree) -> NDArray[np.int64]:
 
 def draw_game_tree(game: Game, ax: Axes | None = None, max_nodes: int = 400,
                    infoset_labels: bool = True, action_labels: Literal["short", "full"] | None = "short",
-                   payoffs: bool = True, highlight: History | None = None,
-                   phone: bool = False) -> Axes:
+                   payoffs: bool = True, highlight: History | None = None) -> Axes:
     """Draw a small game tree with its information sets marked.
 
     Markers: chance nodes are grey diamonds, player 0's nodes circles, player 1's squares,
@@ -382,11 +381,8 @@ def draw_game_tree(game: Game, ax: Axes | None = None, max_nodes: int = 400,
     letters of Kuhn's infoset keys), or nothing (``None``), beside the edge's middle.
     ``highlight`` lists action names from the root (a history, e.g. ``("K", "Q", "pass")``, or
     ``()`` for the root): its path is drawn thick and its last node ringed. The figure it makes
-    is as wide as the book's column for up to 30 leaves.
-
-    ``phone`` draws the tree for a phone's column instead (:func:`cfrbook.trees.draw_tree`: on
-    its side, a line a terminal history, the infosets told by their keys and fill colours, the
-    short action labels). Returns ``ax``.
+    is as wide as the book's column for up to 30 leaves (for a phone's column the tree is drawn
+    on its side: :func:`cfrbook.trees.draw_history`). Returns ``ax``.
     """
     import matplotlib as mpl
     from matplotlib.collections import LineCollection
@@ -398,10 +394,6 @@ def draw_game_tree(game: Game, ax: Axes | None = None, max_nodes: int = 400,
     if tree.num_nodes > max_nodes:
         raise CfrlibError(f"draw_game_tree: {game.name} has {tree.num_nodes:,} nodes, more than "
                           f"max_nodes={max_nodes}; only small games can be drawn legibly")
-    if phone:
-        from .trees import draw_tree   # cfrbook.trees draws with this module's helpers
-
-        return draw_tree(game, ax, history=highlight, payoffs=payoffs, phone=True)
     tree, x, y, edge_labels = tree_layout(game)
     if ax is None:
         leaves = int(np.count_nonzero(tree.num_children == 0))

@@ -10,6 +10,8 @@
   and strategies).
 * each draws for a phone's column too (``phone=True``: 3.6 inches wide, text 7.1 points):
   :func:`draw_tree` narrower, :func:`draw_public_tree` as an outline, one public history a line;
+  :func:`draw_history` draws a history on the tree, upright for the column
+  (:func:`cfrbook.plotting.draw_game_tree`) and on its side for a phone;
 * :func:`node_index` and :func:`node_path` translate between a history (its moves from the root)
   and the compiled tree's node; :class:`RecordingState` records which histories a recursion over
   the state API visits, in order (chapter 7's traversals).
@@ -33,8 +35,8 @@ from cfrlib.game import CHANCE, TERMINAL, Game, State
 
 from cfrlib.tree import History
 
-from .plotting import (NODE_RING, OKABE_ITO, PLAYER_COLORS, depth_axis, draw_nodes,
-                       infoset_fills, mark_history, new_figure, tree_layout)
+from .plotting import (NODE_RING, OKABE_ITO, PLAYER_COLORS, depth_axis, draw_game_tree,
+                       draw_nodes, infoset_fills, mark_history, new_figure, tree_layout)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -214,7 +216,7 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
             # right of the node's number, whose characters are about 0.62 of its font size, or
             # of a ring round the node
             text = node_text.get(int(node), "")
-            words = 0.62 * 0.833 * mpl.rcParams["font.size"] * len(text)
+            words = 0.62 * 0.833 * float(mpl.rcParams["font.size"]) * len(text)
             shift = gap + (words + gap if text else gap - 1)
             ax.annotate(f"{tree.payoff[node]:+g}", (x[node], y[node]), xytext=(shift, 0),
                         textcoords="offset points", ha="left", va="center", fontsize=size,
@@ -227,8 +229,19 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
                        handletextpad=0.3, columnspacing=1.0)
     if title:   # above the legend's rows
         rows = -(-len(legend.get_texts()) // 3)
-        ax.set_title(title, pad=4 + rows * 2.0 * legend.get_texts()[0].get_fontsize())
+        ax.set_title(title, pad=4 + rows * 2.0 * float(legend.get_texts()[0].get_fontsize()))
     return ax
+
+
+def draw_history(game: Game, history: History | None, phone: bool = False) -> Axes:
+    """``game``'s tree with ``history`` (moves from the root; None: none) marked, its path
+    thick and its last node ringed: upright with its infosets' arcs for the book's column
+    (:func:`cfrbook.plotting.draw_game_tree`), on its side for a phone's (:func:`draw_tree`), so
+    that an explorer of histories draws both with one call
+    (:func:`cfrbook.phone_figures.with_phone`)."""
+    if phone:
+        return draw_tree(game, history=history, phone=True)
+    return draw_game_tree(game, highlight=history)
 
 
 def _subtree(tree: Any, root: int) -> NDArray[np.int64]:

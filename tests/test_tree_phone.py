@@ -29,7 +29,7 @@ def _close_figures():
 
 
 def _walk():   # chapters 3 and 4: a history on the tree
-    return plotting.draw_game_tree(KUHN, highlight=("J", "K", "pass", "bet"), phone=True)
+    return trees.draw_history(KUHN, ("J", "K", "pass", "bet"), phone=True)
 
 
 def _reach():   # chapter 3: a number beside every node, an infoset ringed
@@ -116,7 +116,7 @@ def test_the_phone_walk_marks_its_history_as_the_column_does():
     assert tuple(ring.get_offsets()[0]) == pytest.approx((placed.x[node], placed.y[node]))
     thick, = [c for c in ax.collections if c.get_label() == "history"]
     assert len(thick.get_segments()) == 4
-    root = plotting.draw_game_tree(KUHN, highlight=(), phone=True)
+    root = trees.draw_history(KUHN, (), phone=True)
     ring, = [c for c in root.collections if c.get_gid() == "chosen-node"]
     assert tuple(ring.get_offsets()[0]) == pytest.approx((placed.x[0], placed.y[0]))
 
@@ -141,7 +141,7 @@ def test_a_figure_with_its_own_phone_drawing_gets_it_and_the_type_sizes_come_bac
     assert matplotlib.rcParams["font.size"] == size
     assert phone not in map(plt.figure, plt.get_fignums())   # closed from pyplot: the caller's
     # with_phone: the same drawing function, called again with phone=True
-    column = phone_figures.with_phone(plotting.draw_game_tree, KUHN, highlight=("Q",))
+    column = phone_figures.with_phone(trees.draw_history, KUHN, ("Q",))
     assert column.get_size_inches()[0] > phone_figures.PHONE_WIDTH
     drawn = phone_figures.phone_figure(column)
     assert drawn.get_size_inches()[0] == phone_figures.PHONE_WIDTH
