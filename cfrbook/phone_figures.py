@@ -6,7 +6,10 @@ of its width on a phone, its text 3 to 7 px high. :func:`phone_figure` makes a c
 phone: the panels of a grid stacked in one column, :data:`PHONE_WIDTH` inches wide, every text
 scaled so that the smallest drawn glyph (a tick label's exponent included) is
 :data:`PHONE_TARGET_PX` CSS pixels high in the narrowest column a phone gives a figure
-(:data:`PHONE_COLUMN_PX`). The data, styles and labels are the figure's own.
+(:data:`PHONE_COLUMN_PX`). The data, styles and labels are the figure's own. A figure whose
+layout type sizes alone cannot fit (a game tree: its labels would run into each other) carries
+its own phone drawing instead (:func:`set_phone_drawing`, :func:`with_phone`), made by its
+drawing code.
 
 :func:`install` makes an IPython kernel attach to every matplotlib figure it displays as a PNG
 (output metadata ``image/png`` -> ``cfrbook``): ``text_px``, the smallest text of the PNG in its
@@ -54,6 +57,10 @@ LEGEND_COLUMNS = 2
 """Most columns of a figure legend (one under or beside the panels) in a phone rendering."""
 PHONE_MEDIA = "(max-width: 576px)"
 """Screens that get the phone rendering (the theme's own breakpoint for phones)."""
+PHONE_TEXT_PT = PHONE_TARGET_PX * PHONE_WIDTH * 72 / PHONE_COLUMN_PX
+"""Points of the smallest text of a figure drawn for a phone (:func:`set_phone_drawing`):
+:data:`PHONE_WIDTH` inches shown :data:`PHONE_COLUMN_PX` pixels wide, it is
+:data:`PHONE_TARGET_PX` pixels high (7.1 points)."""
 
 layout_check: Callable[..., list[str]] | None = None
 """``layout_check(figure, **savefig)``, if set, saves ``figure`` with the ``savefig`` options
@@ -311,14 +318,64 @@ def _fewer_minor_labels(figure: Any) -> None:
                                                                  minor_thresholds=(1, 1)))
 
 
+_PHONE_DRAWING = "_cfrbook_phone_drawing"
+
+
+def set_phone_drawing(figure: Figure, draw: Callable[[], Any]) -> Figure:
+    """Let ``figure`` be drawn for a phone by ``draw()`` (which returns a figure or an axes of
+    one, :data:`PHONE_WIDTH` inches wide) rather than by :func:`phone_figure`'s rescaling of its
+    type: a figure whose layout only its drawing code can change (a game tree turned on its
+    side) has its phone rendering drawn by that code. Returns ``figure``."""
+    setattr(figure, _PHONE_DRAWING, draw)
+    return figure
+
+
+def with_phone(draw: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Figure:
+    """The figure of ``draw(*args, **kwargs)`` (which returns a figure or an axes of one), its
+    phone rendering drawn by ``draw(*args, phone=True, **kwargs)`` (:func:`set_phone_drawing`):
+    ``with_phone(plotting.draw_game_tree, game, highlight=path)``."""
+    drawn = draw(*args, **kwargs)
+    figure: Figure = getattr(drawn, "figure", drawn)
+    return set_phone_drawing(figure, lambda: draw(*args, phone=True, **kwargs))
+
+
+def _drawn_for_phone(figure: Figure) -> Any:
+    """The phone rendering :func:`set_phone_drawing` gave ``figure``, drawn now, or None."""
+    import matplotlib as mpl
+    import matplotlib.pyplot as plt
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from cfrlib.errors import CfrlibError
+
+    draw = getattr(figure, _PHONE_DRAWING, None)
+    if draw is None:
+        return None
+    with mpl.rc_context():   # the drawing's phone type sizes end with it
+        drawn = draw()
+    phone: Any = getattr(drawn, "figure", drawn)   # an axes' figure
+    plt.close(phone)   # the caller owns it, as it owns phone_figure's copy
+    FigureCanvasAgg(phone)
+    width = phone.get_size_inches()[0]
+    if abs(width - PHONE_WIDTH) > 1e-6:
+        raise CfrlibError(f"a figure's phone drawing is {width:g} inches wide; it must be "
+                          f"PHONE_WIDTH = {PHONE_WIDTH:g}")
+    return phone
+
+
 def phone_figure(figure: Figure, smallest_pt: float | None = None) -> Figure:
-    """A copy of ``figure`` laid out for a phone (see the module docstring); ``figure`` itself
-    is left as it is. ``smallest_pt`` is the figure's smallest glyph in points, if a draw of
+    """A copy of ``figure`` laid out for a phone (see the module docstring), or the figure its
+    own drawing code draws for a phone (:func:`set_phone_drawing`); ``figure`` itself is left
+    as it is. ``smallest_pt`` is the figure's smallest glyph in points, if a draw of
     it measured it already (:func:`drawn_texts`). The copy's ``page_column`` attribute,
     ``(PHONE_COLUMN_PX, PHONE_MIN_PX)``, tells the book's figure check (tools/figure_layout.py)
     where it is shown."""
     import matplotlib.pyplot as plt
     from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    drawn = _drawn_for_phone(figure)
+    if drawn is not None:
+        drawn.page_column = (PHONE_COLUMN_PX, PHONE_MIN_PX)
+        return drawn
 
     copy: Any = pickle.loads(pickle.dumps(figure))
     plt.close(copy)   # unpickling registered it with pyplot

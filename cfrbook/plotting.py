@@ -202,31 +202,46 @@ labels draw their exponent (``10^-4``) at 0.7 of their size, which in a figure 1
 scaled by ``COLUMN_WIDTH`` alone came out 8.4 px high on the page (tools/figure_layout.py)."""
 
 
-def style() -> None:
-    """Apply the book's matplotlib settings (sizes, fonts, grid, no top or right spine)."""
+def style(phone: bool = False) -> None:
+    """Apply the book's matplotlib settings (sizes, fonts, grid, no top or right spine); for a
+    figure drawn for a phone (``phone``) every text size scaled so that ``"small"`` text is
+    :data:`~cfrbook.phone_figures.PHONE_TEXT_PT` points."""
     import matplotlib as mpl
 
+    from .phone_figures import PHONE_TEXT_PT
+
     mpl.rcParams.update(_STYLE)
+    if phone:   # "small" is 0.833 of font.size in matplotlib's scale of named sizes
+        scale = PHONE_TEXT_PT / (0.833 * _STYLE["font.size"])
+        mpl.rcParams.update({key: _STYLE[key] * scale
+                             for key in (*_TEXT_SIZES, "xtick.labelsize", "ytick.labelsize")})
 
 
 def new_figure(nrows: int = 1, ncols: int = 1, width: float | None = None,
-               height: float | None = None, **kwargs: Any) -> tuple[Figure, Any]:
+               height: float | None = None, phone: bool = False,
+               **kwargs: Any) -> tuple[Figure, Any]:
     """A styled figure: ``plt.subplots(nrows, ncols)`` after :func:`style`, in inches.
 
     Text is drawn ``width / COLUMN_WIDTH`` times larger in figures wider than the column, tick
-    labels ``width / TICK_COLUMN_WIDTH`` times.
+    labels ``width / TICK_COLUMN_WIDTH`` times. A figure drawn for a phone (``phone``) is
+    :data:`~cfrbook.phone_figures.PHONE_WIDTH` inches wide whatever ``width`` says, its text
+    scaled so that ``"small"`` text is :data:`~cfrbook.phone_figures.PHONE_TEXT_PT` points.
     Returns ``(fig, ax)`` for one panel and ``(fig, axes)`` (an array) for several.
     """
     import matplotlib as mpl
     import matplotlib.pyplot as plt
 
-    style()
+    from .phone_figures import PHONE_WIDTH
+
+    style(phone)
     w, h = _STYLE["figure.figsize"]
-    size = (width or w * min(ncols, 2), height or h * min(nrows, 2) * (0.85 if nrows > 1 else 1))
-    scale = max(1.0, size[0] / COLUMN_WIDTH)
-    mpl.rcParams.update({key: _STYLE[key] * scale for key in _TEXT_SIZES})
-    tick_size = _STYLE["font.size"] * max(1.0, size[0] / TICK_COLUMN_WIDTH)
-    mpl.rcParams.update({"xtick.labelsize": tick_size, "ytick.labelsize": tick_size})
+    size = (PHONE_WIDTH if phone else width or w * min(ncols, 2),
+            height or h * min(nrows, 2) * (0.85 if nrows > 1 else 1))
+    if not phone:
+        scale = max(1.0, size[0] / COLUMN_WIDTH)
+        mpl.rcParams.update({key: _STYLE[key] * scale for key in _TEXT_SIZES})
+        tick_size = _STYLE["font.size"] * max(1.0, size[0] / TICK_COLUMN_WIDTH)
+        mpl.rcParams.update({"xtick.labelsize": tick_size, "ytick.labelsize": tick_size})
     return plt.subplots(nrows, ncols, figsize=size, layout="constrained", **kwargs)
 
 
@@ -353,7 +368,7 @@ def _leaf_order(tree: Tree) -> NDArray[np.int64]:
 
 def draw_game_tree(game: Game, ax: Axes | None = None, max_nodes: int = 400,
                    infoset_labels: bool = True, action_labels: Literal["short", "full"] | None = "short",
-                   payoffs: bool = True, highlight: History = ()) -> Axes:
+                   payoffs: bool = True, highlight: History | None = None) -> Axes:
     """Draw a small game tree with its information sets marked.
 
     Markers: chance nodes are grey diamonds, player 0's nodes circles, player 1's squares,
@@ -364,19 +379,22 @@ def draw_game_tree(game: Game, ax: Axes | None = None, max_nodes: int = 400,
     player are told apart. Edges carry the action names (``action_labels="full"``), their
     first letters where these tell the actions apart (``"short"``: ``p`` for ``pass``, the
     letters of Kuhn's infoset keys), or nothing (``None``), beside the edge's middle.
-    ``highlight`` lists action names from the root (a history, e.g. ``("K", "Q", "pass")``)
-    whose path is drawn thick. The figure it makes is as wide as the book's column for up to
-    30 leaves. Returns ``ax``.
+    ``highlight`` lists action names from the root (a history, e.g. ``("K", "Q", "pass")``, or
+    ``()`` for the root): its path is drawn thick and its last node ringed. The figure it makes
+    is as wide as the book's column for up to 30 leaves (for a phone's column the tree is drawn
+    on its side: :func:`cfrbook.trees.draw_history`). Returns ``ax``.
     """
     import matplotlib as mpl
     from matplotlib.collections import LineCollection
 
+    if action_labels not in ("short", "full", None):
+        raise CfrlibError(f"draw_game_tree: action_labels must be 'short', 'full' or None, "
+                          f"got {action_labels!r}")
     tree = game.tree()
     if tree.num_nodes > max_nodes:
         raise CfrlibError(f"draw_game_tree: {game.name} has {tree.num_nodes:,} nodes, more than "
                           f"max_nodes={max_nodes}; only small games can be drawn legibly")
     tree, x, y, edge_labels = tree_layout(game)
-    path = _path_nodes(tree, edge_labels, highlight)
     if ax is None:
         leaves = int(np.count_nonzero(tree.num_children == 0))
         _, ax = new_figure(width=max(6.0, 0.25 * leaves), height=0.95 * (tree.depth_max + 1) + 0.6)
@@ -384,14 +402,9 @@ def draw_game_tree(game: Game, ax: Axes | None = None, max_nodes: int = 400,
     parents = tree.parent[children]
     segments = np.stack([np.column_stack([x[parents], y[parents]]),
                          np.column_stack([x[children], y[children]])], axis=1)
-    on_path = np.isin(children, path)
-    ax.add_collection(LineCollection(list(segments[~on_path]), colors="#9a9a9a", linewidths=0.8, zorder=1))
-    if on_path.any():
-        ax.add_collection(LineCollection(list(segments[on_path]), colors=OKABE_ITO["black"],
-                                         linewidths=3.0, zorder=2, label="history"))
-    if action_labels not in ("short", "full", None):
-        raise CfrlibError(f"draw_game_tree: action_labels must be 'short', 'full' or None, "
-                          f"got {action_labels!r}")
+    ax.add_collection(LineCollection(list(segments), colors="#9a9a9a", linewidths=0.8, zorder=1))
+    if highlight is not None:
+        mark_history(ax, tree, x, y, _path_nodes(tree, edge_labels, highlight))
     if action_labels:
         shown = _short_labels(tree, edge_labels) if action_labels == "short" else edge_labels
         for c, p in zip(children, parents):
@@ -401,26 +414,14 @@ def draw_game_tree(game: Game, ax: Axes | None = None, max_nodes: int = 400,
                         ha="right" if out < 0 else "left", va="center", color="#444444", zorder=3,
                         bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.8))
 
-    rank = [int(np.count_nonzero(tree.infoset_player[:I] == tree.infoset_player[I]))
-            for I in range(tree.num_infosets)]  # the infoset's place among its player's
-    palette = [c for name, c in OKABE_ITO.items() if name not in ("yellow", "black")]
-    fills = [palette[k % len(palette)] for k in rank]
+    fills = infoset_fills(tree)
     for I in range(tree.num_infosets):
         members = np.flatnonzero(tree.infoset == I)
         members = members[np.argsort(x[members])]
         for a, b in zip(members[:-1], members[1:]):
             xs, ys = _arc(x[a], x[b], y[a])
             ax.plot(xs, ys, ls="--", lw=1.4, color=fills[I], zorder=2, gid="infoset-arc")
-    kinds = ((CHANCE, "D", "chance"), (0, "o", "player 0"), (1, "s", "player 1"),
-             (TERMINAL, ".", "terminal"))
-    for who, marker, label in kinds:
-        nodes = np.flatnonzero(tree.player == who)
-        if nodes.size == 0:
-            continue
-        face = [fills[I] for I in tree.infoset[nodes]] if who in (0, 1) else PLAYER_COLORS[who]
-        ax.scatter(x[nodes], y[nodes], s=110 if who != TERMINAL else 30, marker=marker,
-                   c=face, edgecolors=PLAYER_COLORS[who], linewidths=1.6, zorder=4,
-                   label=label, gid="nodes")
+    draw_nodes(ax, tree, x, y, fills)
     if infoset_labels:
         for node in np.flatnonzero(tree.infoset >= 0):
             ax.annotate(tree.infoset_keys[tree.infoset[node]], (x[node], y[node]), xytext=(6, 6),
@@ -435,8 +436,66 @@ def draw_game_tree(game: Game, ax: Axes | None = None, max_nodes: int = 400,
     ax.set_xlim(x.min() - 0.6, x.max() + 0.6)
     ax.set_ylim(y.min() - 0.5, 0.3)
     depth_axis(ax, tree.depth_max, "y")
-    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=5)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=6, handletextpad=0.3,
+              columnspacing=1.2)
     return ax
+
+
+HISTORY_STYLE: PlotStyle = {"color": OKABE_ITO["black"], "lw": 3.0}
+"""The path of a history a figure picks out of a tree (:func:`mark_history`)."""
+
+NODE_RING: PlotStyle = {"s": 330, "marker": "o", "facecolors": "none",
+                        "edgecolors": OKABE_ITO["vermillion"], "linewidths": 2.4}
+"""The ring around the node a figure picks out of a tree (``ax.scatter`` keywords)."""
+
+
+def mark_history(ax: Axes, tree: Tree, x: NDArray[np.float64], y: NDArray[np.float64],
+                 path: NDArray[np.int64], label: str = "history",
+                 node_label: str = "chosen node", ring_size: float = 330) -> None:
+    """Draw the edges between the nodes of ``path`` (root first) thick and ring its last node,
+    both in the legend, also for a path of the root alone (no edge): every history is marked."""
+    from matplotlib.collections import LineCollection
+
+    edges = [((x[a], y[a]), (x[b], y[b])) for a, b in zip(path[:-1], path[1:])]
+    ax.add_collection(LineCollection(edges, colors=HISTORY_STYLE["color"],
+                                     linewidths=HISTORY_STYLE["lw"], zorder=2, label=label))
+    end = int(path[-1])
+    ax.scatter([x[end]], [y[end]], zorder=5, label=node_label, gid="chosen-node",
+               **{**NODE_RING, "s": ring_size})
+
+
+def infoset_fills(tree: Tree) -> list[str]:
+    """A fill colour per information set: a player's infosets take the six colours of
+    :data:`OKABE_ITO` other than yellow and black in turn, so that up to six infosets of one
+    player are told apart."""
+    palette = [c for name, c in OKABE_ITO.items() if name not in ("yellow", "black")]
+    return [palette[int(np.count_nonzero(tree.infoset_player[:I] == tree.infoset_player[I]))
+                    % len(palette)] for I in range(tree.num_infosets)]
+
+
+_NODE_KINDS = ((CHANCE, "D", "chance"), (0, "o", "player 0"), (1, "s", "player 1"),
+               (TERMINAL, ".", "terminal"))
+
+
+def draw_nodes(ax: Axes, tree: Tree, x: NDArray[np.float64], y: NDArray[np.float64],
+               fills: Sequence[str], faded: NDArray[np.bool_] | None = None,
+               size: float = 110, linewidth: float = 1.6) -> None:
+    """The tree's nodes as markers of ``size`` (chance a grey diamond, player 0 a circle,
+    player 1 a square filled with its infoset's colour from ``fills``, terminals dots of a
+    quarter of it) edged ``linewidth`` points, one legend entry a kind; ``faded`` nodes are
+    drawn pale."""
+    faded = np.zeros(tree.num_nodes, bool) if faded is None else faded
+    for who, marker, label in _NODE_KINDS:
+        for dim in (False, True):
+            nodes = np.flatnonzero((tree.player == who) & (faded == dim))
+            if nodes.size == 0:
+                continue
+            face = [fills[I] for I in tree.infoset[nodes]] if who in (0, 1) else PLAYER_COLORS[who]
+            ax.scatter(x[nodes], y[nodes], s=size if who != TERMINAL else size / 4,
+                       marker=marker, c=face, edgecolors=PLAYER_COLORS[who],
+                       linewidths=linewidth, zorder=4,
+                       alpha=0.3 if dim else 1.0, gid="nodes",
+                       label=None if dim and np.any((tree.player == who) & ~faded) else label)
 
 
 def depth_axis(ax: Axes, depth_max: int, along: Literal["x", "y"]) -> None:

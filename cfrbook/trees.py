@@ -8,6 +8,10 @@
   all private (Kuhn poker, Coin Toss): one box a public history, listing the information sets of
   the player to act there, one row each with the numbers the caller gives (chapter 4's regrets
   and strategies).
+* each draws for a phone's column too (``phone=True``: 3.6 inches wide, text 7.1 points):
+  :func:`draw_tree` narrower, :func:`draw_public_tree` as an outline, one public history a line;
+  :func:`draw_history` draws a history on the tree, upright for the column
+  (:func:`cfrbook.plotting.draw_game_tree`) and on its side for a phone;
 * :func:`node_index` and :func:`node_path` translate between a history (its moves from the root)
   and the compiled tree's node; :class:`RecordingState` records which histories a recursion over
   the state API visits, in order (chapter 7's traversals).
@@ -29,7 +33,10 @@ from numpy.typing import NDArray
 from cfrlib.errors import CfrlibError
 from cfrlib.game import CHANCE, TERMINAL, Game, State
 
-from .plotting import OKABE_ITO, PLAYER_COLORS, depth_axis, new_figure, tree_layout
+from cfrlib.tree import History
+
+from .plotting import (NODE_RING, OKABE_ITO, PLAYER_COLORS, depth_axis, draw_game_tree,
+                       draw_nodes, infoset_fills, mark_history, new_figure, tree_layout)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -40,11 +47,12 @@ MAX_NODES = 80
 LEAF_INCHES = 0.24
 """Height of a line of the figure (one terminal history) in :func:`draw_tree`."""
 
-INFOSET_FILLS = tuple(c for name, c in OKABE_ITO.items() if name not in ("yellow", "black"))
-"""Fill colours of a player's information sets, in turn (as in ``draw_game_tree``)."""
+PHONE_LEAF_INCHES = 0.2
+"""Height of a line in :func:`draw_tree`'s drawing for a phone (its text 7.1 points high)."""
 
-_MARKERS = {CHANCE: "D", 0: "o", 1: "s", TERMINAL: "."}
-_KINDS = ((CHANCE, "chance"), (0, "player 0"), (1, "player 1"), (TERMINAL, "terminal"))
+PHONE_COLUMN_INCHES = 0.44
+"""Width of a column of numbers in :func:`draw_public_tree`'s drawing for a phone ("+0.033"
+at 7.1 points is 0.37 inches)."""
 
 
 @dataclass(frozen=True)
@@ -88,22 +96,14 @@ def node_path(placed: Placed, node: int) -> tuple[str, ...]:
     return placed.paths[node]
 
 
-def infoset_fills(tree: Any) -> list[str]:
-    """A fill colour per information set: a player's infosets take :data:`INFOSET_FILLS` in
-    turn, so that up to six infosets of one player are told apart."""
-    fills = []
-    for I in range(tree.num_infosets):
-        rank = int(np.count_nonzero(tree.infoset_player[:I] == tree.infoset_player[I]))
-        fills.append(INFOSET_FILLS[rank % len(INFOSET_FILLS)])
-    return fills
-
-
 def draw_tree(game: Game, ax: Axes | None = None, *,
               node_text: Mapping[int, str] | None = None,
               lit: Collection[int] | None = None, lit_style: Mapping[str, Any] | None = None,
               current: int | None = None, ringed: Collection[int] = (),
               groups: Sequence[tuple[Collection[int], str]] = (),
-              payoffs: bool = True, width: float = 6.5, line: float = LEAF_INCHES) -> Axes:
+              history: History | None = None, title: str = "",
+              payoffs: bool = True, width: float = 6.5, line: float = LEAF_INCHES,
+              phone: bool = False) -> Axes:
     """Draw ``game``'s tree on its side, each node with an optional number beside it.
 
     Markers as in ``draw_game_tree``: chance a grey diamond, player 0 a circle, player 1 a
@@ -113,14 +113,21 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
     ``lit_style`` (``ax.plot`` keywords with a ``label``, e.g. a variant's style) and fades the
     nodes not lit; ``current`` is circled as the node being visited. ``ringed`` nodes get a black
     ring (an information set picked out); each of ``groups`` is ``(roots, label)``: each root and
-    the nodes below it in a shaded box, the label under the lowest (a subgame). ``payoffs`` writes
-    player 0's payoff right of each terminal. When ``ax`` is None the figure is ``width`` inches
-    wide and ``line`` inches high a terminal history.
+    the nodes below it in a shaded box, the label under the lowest (a subgame). ``history``
+    (moves from the root) is marked as ``draw_game_tree`` marks it: its path thick, its last
+    node ringed. ``payoffs`` writes player 0's payoff right of each terminal; ``title`` goes
+    above the legend. When ``ax`` is None the figure is ``width`` inches wide and ``line``
+    inches high a terminal history (the title's lines added, so that they take no room from
+    the tree); for a phone (``phone``) it is :data:`~cfrbook.phone_figures.PHONE_WIDTH` inches
+    wide, :data:`PHONE_LEAF_INCHES` a line, with smaller markers and its text
+    :data:`~cfrbook.phone_figures.PHONE_TEXT_PT` points.
     Returns ``ax``.
     """
     import matplotlib as mpl
     from matplotlib.collections import LineCollection
     from matplotlib.patches import FancyBboxPatch
+
+    from .plotting import _path_nodes
 
     placed = place(game)
     tree, x, y = placed.tree, placed.x, placed.y
@@ -129,7 +136,10 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
                           f"{MAX_NODES}; draw a smaller game")
     leaves = int(np.count_nonzero(tree.num_children == 0))
     if ax is None:
-        _, ax = new_figure(width=width, height=line * leaves + 0.9)
+        line = PHONE_LEAF_INCHES if phone else line
+        lines = title.count("\n") + 1 if title else 0
+        _, ax = new_figure(width=width, height=line * leaves + 0.9 + 0.2 * lines, phone=phone)
+    ring = {**NODE_RING, "s": 150 if phone else 330}
     node_text = dict(node_text or {})
     lit_nodes = None if lit is None else np.isin(np.arange(tree.num_nodes), list(lit))
 
@@ -150,11 +160,16 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
         # the style draws it elsewhere
         ax.plot([], [], lw=3.0, **{k: v for k, v in style.items()
                                    if k in ("color", "ls", "marker", "mfc", "label")})
+    if history is not None:
+        mark_history(ax, tree, x, y, _path_nodes(tree, placed.edge_labels, history),
+                     ring_size=ring["s"])
 
-    # the move into each node, on its edge nearer the child (the parent's number is beside it)
+    # the move into each node, on its edge nearer the child (the parent's number is beside
+    # it, and on a phone's narrower columns takes more of the edge)
+    along = 0.78 if phone and node_text else 0.6
     for c, p in zip(children, parents):
-        ax.annotate(_short(placed.edge_labels[c]), (0.4 * x[p] + 0.6 * x[c],
-                                                    0.4 * y[p] + 0.6 * y[c]),
+        ax.annotate(_short(placed.edge_labels[c]), ((1 - along) * x[p] + along * x[c],
+                                                    (1 - along) * y[p] + along * y[c]),
                     ha="center", va="center", fontsize="small", color="#444444", zorder=3,
                     bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.9))
 
@@ -171,54 +186,62 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
         ax.annotate(label, ((x0 + x1) / 2, y0), xytext=(0, -3), textcoords="offset points",
                     ha="center", va="top", fontsize="small", color="#7a5a10", zorder=3)
 
-    fills = infoset_fills(tree)
     faded = np.zeros(tree.num_nodes, bool) if lit_nodes is None else ~lit_nodes
-    for who, label in _KINDS:
-        for dim in (False, True):
-            nodes = np.flatnonzero((tree.player == who) & (faded == dim))
-            if nodes.size == 0:
-                continue
-            face = ([fills[I] for I in tree.infoset[nodes]] if who in (0, 1)
-                    else PLAYER_COLORS[who])
-            ax.scatter(x[nodes], y[nodes], s=90 if who != TERMINAL else 28,
-                       marker=_MARKERS[who], c=face, edgecolors=PLAYER_COLORS[who],
-                       linewidths=1.4, zorder=4, alpha=0.3 if dim else 1.0,
-                       label=None if dim and np.any((tree.player == who) & ~faded) else label)
+    draw_nodes(ax, tree, x, y, infoset_fills(tree), faded, size=55 if phone else 90,
+               linewidth=1.1 if phone else 1.4)
     if len(ringed):
         members = np.asarray(list(ringed), dtype=int)
-        ax.scatter(x[members], y[members], s=330, marker="o", facecolors="none",
-                   edgecolors=OKABE_ITO["black"], linewidths=2.0, zorder=5)
+        ax.scatter(x[members], y[members], **{**ring, "edgecolors": OKABE_ITO["black"],
+                                              "linewidths": 2.0}, zorder=5)
     if current is not None:
-        ax.scatter([x[current]], [y[current]], s=330, marker="o", facecolors="none",
-                   edgecolors=OKABE_ITO["vermillion"], linewidths=2.4, zorder=5,
-                   label="visited now")
+        ax.scatter([x[current]], [y[current]], **ring, zorder=5, label="visited now")
 
+    above = 7.5 if phone else 9   # points between a node and its key
     for decision in np.flatnonzero(tree.infoset >= 0).tolist():
         ax.annotate(tree.infoset_keys[tree.infoset[decision]], (x[decision], y[decision]),
-                    xytext=(0, 9), textcoords="offset points", ha="center", va="bottom",
+                    xytext=(0, above), textcoords="offset points", ha="center", va="bottom",
                     fontsize="small",
                     color=PLAYER_COLORS[int(tree.player[decision])], zorder=6,
                     alpha=0.45 if faded[decision] else 1.0)
+    gap = 5 if phone else 7   # points between a node and the text right of it
     for node, text in node_text.items():
         terminal = tree.num_children[node] == 0
-        ax.annotate(text, (x[node], y[node]), xytext=(7, 0) if terminal else (6, -5),
+        ax.annotate(text, (x[node], y[node]), xytext=(gap, 0) if terminal else (gap - 1, -5),
                     textcoords="offset points", ha="left", va="center" if terminal else "top",
                     fontsize="small", zorder=6, color="#222222",
                     bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.85))
     if payoffs:
         size = 0.9 * mpl.rcParams["font.size"]
         for node in tree.terminal_node:
-            shift = 7 + (6.5 * len(node_text.get(int(node), "")) if int(node) in node_text else 0)
-            ax.annotate(f"{tree.payoff[node]:+g}", (x[node], y[node]), xytext=(shift + 6, 0),
+            # right of the node's number, whose characters are about 0.62 of its font size, or
+            # of a ring round the node
+            text = node_text.get(int(node), "")
+            words = 0.62 * 0.833 * float(mpl.rcParams["font.size"]) * len(text)
+            shift = gap + (words + gap if text else gap - 1)
+            ax.annotate(f"{tree.payoff[node]:+g}", (x[node], y[node]), xytext=(shift, 0),
                         textcoords="offset points", ha="left", va="center", fontsize=size,
                         color="#555555", zorder=6)
 
-    ax.set_xlim(-0.35, x.max() + 1.25)
+    ax.set_xlim(-0.35, x.max() + (1.25 if node_text or not phone else 0.7))
     ax.set_ylim(y.min() - 0.8, 0.8)
     depth_axis(ax, tree.depth_max, "x")
-    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=3, handletextpad=0.3,
-              columnspacing=1.0)
+    legend = ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=3,
+                       handletextpad=0.3, columnspacing=1.0)
+    if title:   # above the legend's rows
+        rows = -(-len(legend.get_texts()) // 3)
+        ax.set_title(title, pad=4 + rows * 2.0 * float(legend.get_texts()[0].get_fontsize()))
     return ax
+
+
+def draw_history(game: Game, history: History | None, phone: bool = False) -> Axes:
+    """``game``'s tree with ``history`` (moves from the root; None: none) marked, its path
+    thick and its last node ringed: upright with its infosets' arcs for the book's column
+    (:func:`cfrbook.plotting.draw_game_tree`), on its side for a phone's (:func:`draw_tree`), so
+    that an explorer of histories draws both with one call
+    (:func:`cfrbook.phone_figures.with_phone`)."""
+    if phone:
+        return draw_tree(game, history=history, phone=True)
+    return draw_game_tree(game, highlight=history)
 
 
 def _subtree(tree: Any, root: int) -> NDArray[np.int64]:
@@ -265,7 +288,8 @@ def _ancestors(tree: Any, node: int) -> list[int]:
 
 def draw_public_tree(game: Game, rows: Callable[[str], Sequence[str]], header: Sequence[str],
                      bar: Callable[[str], float] | None = None, bar_label: str = "",
-                     title: str = "", order: Sequence[str] = (), column: float = 0.52) -> Axes:
+                     title: str = "", order: Sequence[str] = (), column: float = 0.52,
+                     phone: bool = False) -> Axes:
     """Draw the tree of ``game``'s public histories (see :func:`public_histories`) from the top
     down, each decision as a box holding the acting player's information sets, one row each.
 
@@ -274,10 +298,16 @@ def draw_public_tree(game: Game, rows: Callable[[str], Sequence[str]], header: S
     drawn as a bar at the row's end, under the column name ``bar_label``. Terminal public
     histories are dots named by their moves. A box lists its infosets in the order of ``order``
     (infoset keys; the tree's order for those it leaves out). The figure is as wide as the tree
-    needs, its data coordinates in inches. Returns its axes."""
+    needs, its data coordinates in inches. For a phone (``phone``) the tree is drawn as an
+    outline instead: one public history a line (a box or a dot) in the order of a walk down
+    the tree, each indented by its depth under its parent, the figure
+    :data:`~cfrbook.phone_figures.PHONE_WIDTH` inches wide with its text
+    :data:`~cfrbook.phone_figures.PHONE_TEXT_PT` points (columns :data:`PHONE_COLUMN_INCHES`
+    wide). Returns its axes."""
     import matplotlib.pyplot as plt
     from matplotlib.patches import FancyBboxPatch, Rectangle
 
+    from .phone_figures import PHONE_WIDTH
     from .plotting import style
 
     tree = place(game).tree
@@ -287,31 +317,59 @@ def draw_public_tree(game: Game, rows: Callable[[str], Sequence[str]], header: S
     for h in public:
         if h:
             kids[h[:-1]].append(h)
-    line, key_width, bar_width = 0.2, 0.55, 0.45  # inches
+    if phone:
+        line, key_width, bar_width, column = 0.16, 0.55, 0.36, PHONE_COLUMN_INCHES
+    else:
+        line, key_width, bar_width = 0.2, 0.55, 0.45  # inches
     box_width = 0.2 + key_width + column * len(header) + (bar_width + 0.1 if bar else 0)
-    most = max(len({int(tree.infoset[n]) for n in groups[h]}) for h in public if kids[h])
-    level = line * (most + 1) + 0.12 + 0.5  # a box and the gap below it
 
-    def span(h: tuple[str, ...]) -> float:
-        # inches a public history's subtree needs across: its box (or dot) or its children's
-        own = box_width + 0.15 if kids[h] else 0.5
-        return max(own, sum(span(k) for k in kids[h]))
+    def box_height(h: tuple[str, ...]) -> float:
+        return line * (len({int(tree.infoset[n]) for n in groups[h]}) + 1) + 0.12
 
-    px: dict[tuple[str, ...], float] = {}
-
-    def put(h: tuple[str, ...], left: float) -> None:
-        px[h] = left + span(h) / 2
-        start = px[h] - sum(span(k) for k in kids[h]) / 2
-        for k in kids[h]:
-            put(k, start)
-            start += span(k)
-
+    most = max(box_height(h) for h in public if kids[h])
     margin = 0.1
-    put((), margin)
-    depth = max(len(h) for h in public)
-    top_room = level / 2 + (0.35 if title else 0.05)
-    size = (span(()) + 2 * margin, top_room + depth * level + 0.3)
-    style()
+    top_room = 0.35 if title else 0.05
+    # each public history's place: its box's (or dot's) left edge and middle
+    left: dict[tuple[str, ...], float] = {}
+    middle: dict[tuple[str, ...], float] = {}
+    if phone:
+        indent, dot_line = 0.3, 0.22
+        below = top_room
+
+        def walk(h: tuple[str, ...]) -> None:
+            nonlocal below
+            own = box_height(h) + 0.08 if kids[h] else dot_line
+            left[h], middle[h] = margin + indent * len(h), -(below + own / 2)
+            below += own
+            for k in kids[h]:
+                walk(k)
+
+        walk(())
+        size = (PHONE_WIDTH, below + 0.05)
+        if margin + indent * max(len(h) for h in public if kids[h]) + box_width > PHONE_WIDTH:
+            raise CfrlibError(f"draw_public_tree: boxes {box_width:.2f} inches wide, indented "
+                              f"{indent} a level, do not fit a phone's {PHONE_WIDTH} inches; "
+                              "give fewer columns")
+    else:
+        level = most + 0.5  # a box and the gap below it
+
+        def span(h: tuple[str, ...]) -> float:
+            # inches a public history's subtree needs across: its box (or dot) or its children's
+            own = box_width + 0.15 if kids[h] else 0.5
+            return max(own, sum(span(k) for k in kids[h]))
+
+        def put(h: tuple[str, ...], start: float) -> None:
+            centre = start + span(h) / 2
+            left[h] = centre - (box_width / 2 if kids[h] else 0)
+            middle[h] = -(top_room + most / 2) - len(h) * level
+            start = centre - sum(span(k) for k in kids[h]) / 2
+            for k in kids[h]:
+                put(k, start)
+                start += span(k)
+
+        put((), margin)
+        size = (span(()) + 2 * margin, top_room + max(map(len, public)) * level + most / 2 + 0.3)
+    style(phone)
     fig = plt.figure(figsize=size)
     ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     ax.set_xlim(0, size[0])
@@ -320,54 +378,72 @@ def draw_public_tree(game: Game, rows: Callable[[str], Sequence[str]], header: S
     if title:
         ax.text(size[0] / 2, -0.08, title, ha="center", va="top", fontsize="large")
 
-    def y(h: tuple[str, ...]) -> float:
-        return -top_room - len(h) * level
+    def anchor(h: tuple[str, ...]) -> float:
+        # where a box's (or dot's) edges start: its middle, or a phone's spine near its left
+        return left[h] + (0.12 if phone else box_width / 2 if kids[h] else 0)
 
     fills = infoset_fills(tree)
     for h in public:
-        if h:
-            p = h[:-1]
-            ax.plot([px[p], px[h]], [y(p), y(h)], color="#9a9a9a", lw=1.0, zorder=1)
-            ax.annotate(_short(h[-1]), ((px[p] + px[h]) / 2, (y(p) + y(h)) / 2),
-                        ha="center", va="center", fontsize="small", color="#444444", zorder=3,
-                        bbox=dict(boxstyle="round,pad=0.12", fc="white", ec="none"))
+        if not h:
+            continue
+        p = h[:-1]
+        if phone:   # down the parent's spine, then across to the child
+            xs = [anchor(p), anchor(p), left[h]]
+            ys = [middle[p] - box_height(p) / 2, middle[h], middle[h]]
+            at = ((anchor(p) + left[h]) / 2, middle[h])
+        else:
+            xs, ys = [anchor(p), anchor(h)], [middle[p], middle[h]]
+            at = ((xs[0] + xs[1]) / 2, (ys[0] + ys[1]) / 2)
+        ax.plot(xs, ys, color="#9a9a9a", lw=1.0, zorder=1)
+        ax.annotate(_short(h[-1]), at, ha="center", va="center", fontsize="small",
+                    color="#444444", zorder=3,
+                    bbox=dict(boxstyle="round,pad=0.12", fc="white", ec="none"))
+    rank = {key: k for k, key in enumerate(order)}
     for h in public:
         nodes = groups[h]
         who = int(tree.player[nodes[0]])
         if who == TERMINAL:
-            ax.plot(px[h], y(h), marker="o", ms=4, color=PLAYER_COLORS[TERMINAL], zorder=4)
-            ax.annotate(" ".join(_short(m) for m in h), (px[h], y(h)), xytext=(0, -5),
-                        textcoords="offset points", ha="center", va="top", fontsize="small")
+            moves = " ".join(_short(m) for m in h)
+            if phone:
+                ax.plot(left[h] + 0.03, middle[h], marker="o", ms=3.5,
+                        color=PLAYER_COLORS[TERMINAL], zorder=4)
+                ax.annotate(moves, (left[h] + 0.03, middle[h]), xytext=(5, 0),
+                            textcoords="offset points", ha="left", va="center", fontsize="small")
+            else:
+                ax.plot(left[h], middle[h], marker="o", ms=4, color=PLAYER_COLORS[TERMINAL],
+                        zorder=4)
+                ax.annotate(moves, (left[h], middle[h]), xytext=(0, -5),
+                            textcoords="offset points", ha="center", va="top", fontsize="small")
             continue
-        rank = {key: k for k, key in enumerate(order)}
         infosets = sorted({int(tree.infoset[n]) for n in nodes},
                           key=lambda I: (rank.get(tree.infoset_keys[I], len(rank)), I))
-        half = (line * (len(infosets) + 1) + 0.12) / 2
-        left, top = px[h] - box_width / 2, y(h) + half
-        ax.add_patch(FancyBboxPatch((left, y(h) - half), box_width, 2 * half,
+        half = box_height(h) / 2
+        top = middle[h] + half
+        ax.add_patch(FancyBboxPatch((left[h], middle[h] - half), box_width, 2 * half,
                                     boxstyle="round,pad=0.02", fc="white",
                                     ec=PLAYER_COLORS[who], lw=1.6, zorder=3))
-        starts = [left + 0.1, *(left + 0.1 + key_width + column * k for k in range(len(header)))]
+        x0 = left[h] + 0.1
+        starts = [x0, *(x0 + key_width + column * k for k in range(len(header)))]
         names = [f"player {who}", *header]
         if bar:
-            starts.append(left + 0.1 + key_width + column * len(header))
+            starts.append(x0 + key_width + column * len(header))
             names.append(bar_label)
-        for k, (name, x0) in enumerate(zip(names, starts)):
-            ax.text(x0, top - 0.06, name, ha="left", va="top", fontsize="small", zorder=4,
+        for k, (name, start) in enumerate(zip(names, starts)):
+            ax.text(start, top - 0.06, name, ha="left", va="top", fontsize="small", zorder=4,
                     color=PLAYER_COLORS[who] if k == 0 else "#555555")
         for r, I in enumerate(infosets):
             row_top = top - 0.06 - line * (r + 1)
             key = tree.infoset_keys[I]
-            for k, (cell, x0) in enumerate(zip([key, *rows(key)], starts)):
-                ax.text(x0, row_top, cell, ha="left", va="top", fontsize="small", zorder=4,
+            for k, (cell, start) in enumerate(zip([key, *rows(key)], starts)):
+                ax.text(start, row_top, cell, ha="left", va="top", fontsize="small", zorder=4,
                         color=PLAYER_COLORS[who] if k == 0 else "#222222",
                         fontweight="bold" if k == 0 else "normal")
             if bar:
                 share = float(np.clip(bar(key), 0.0, 1.0))
                 for fraction, look in ((1.0, {"fc": "#eeeeee", "ec": "#999999", "lw": 0.6}),
                                        (share, {"fc": fills[I], "ec": "none"})):
-                    ax.add_patch(Rectangle((starts[-1], row_top - 0.145), bar_width * fraction,
-                                           0.12, zorder=4, **look))
+                    ax.add_patch(Rectangle((starts[-1], row_top - 0.7 * line), bar_width * fraction,
+                                           0.6 * line, zorder=4, **look))
     return ax
 
 

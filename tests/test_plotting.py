@@ -104,6 +104,30 @@ def test_highlighted_history_is_drawn_and_a_wrong_one_is_named():
         plotting.draw_game_tree(games.kuhn(), highlight=("K", "Q", "raise"))
 
 
+def _chosen(ax):
+    rings = [c for c in ax.collections if c.get_gid() == "chosen-node"]
+    assert len(rings) == 1
+    return tuple(rings[0].get_offsets()[0])
+
+
+@pytest.mark.parametrize("history", [(), ("K",), ("K", "Q")])
+def test_every_history_is_marked_down_to_the_root(history):
+    """Chapter 4's walk ends at a deal ("K") and at the root (): each history, however short,
+    has its node ringed and the legend names the history and the node (issue 39, finding 5)."""
+    tree, x, y, labels = plotting.tree_layout(games.kuhn())
+    ax = plotting.draw_game_tree(games.kuhn(), highlight=history)
+    node = {(): 0, ("K",): 3, ("K", "Q"): labels.index("Q", tree.first_child[3])}[history]
+    assert labels[node] == (history[-1] if history else "")
+    assert _chosen(ax) == pytest.approx((x[node], y[node]))
+    thick = [c for c in ax.collections if c.get_label() == "history"]
+    assert len(thick) == 1 and len(thick[0].get_segments()) == len(history)
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend[:2] == ["history", "chosen node"]
+    # no history asked for, none drawn
+    plain = plotting.draw_game_tree(games.kuhn())
+    assert not [c for c in plain.collections if c.get_gid() == "chosen-node"]
+
+
 def test_big_trees_are_refused():
     with pytest.raises(CfrlibError, match="9,457 nodes"):
         plotting.draw_game_tree(games.leduc())

@@ -94,13 +94,14 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
         "name": "fig-ch03-kuhn-tree",
         "caption": (
             "The whole game tree of Kuhn poker, by depth. Diamonds are chance's deals, circles "
-            "player 0's decisions, squares player 1's and dots the terminal histories with $u_0(z)$ "
-            "below them; edges carry the card dealt or `p` (pass) and `b` (bet), and colours and "
-            "dashed arcs group histories into information sets."),
+            "player 0's decisions, squares player 1's and dots the terminal histories with their "
+            "payoff $u_0(z)$; edges carry the card dealt or `p` (pass) and `b` (bet). The histories "
+            "of one information set share a colour and their key (and, where the tree stands "
+            "upright, a dashed arc); on a phone the tree lies on its side, the root at the left."),
         "alt": (
             "Tree diagram: chance deals J, Q or K to player 0, then one of the two other cards to "
-            "player 1; below, the players' pass and bet decisions, down to payoffs from -2 to +2. "
-            "Dashed arcs join histories of one infoset."),
+            "player 1; then the players' pass and bet decisions, down to payoffs from -2 to +2. "
+            "Histories of one infoset share a colour and a key."),
     },
     # ---------------------------------------------------------------- chapter 4
     ("04_vanilla_cfr.ipynb", "cell-018"): {
