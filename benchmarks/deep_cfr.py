@@ -148,8 +148,8 @@ def merge() -> None:
     """Write ``cfrbook/data/deep_cfr.json`` from the runs on disk and the cheap parts."""
     start = time.perf_counter()
     runs = {name: [json.loads(run_path(name, s).read_text()) for s in SEEDS] for name in ["Deep CFR", *ABLATIONS]}
-    runs |= {name: [json.loads(path.read_text()) for s in SEEDS if (path := run_path(name, s)).exists()]
-             for name in TUNED}                              # the seeds made so far
+    runs |= {name: made for name in TUNED                    # the seeds made so far, if any
+             if (made := [json.loads(path.read_text()) for s in SEEDS if (path := run_path(name, s)).exists()])}
     exact = {name: [json.loads(run_path(name, s, "exact_fit-").read_text()) for s in SEEDS]
              for name in EXACT}
     traversals = runs["Deep CFR"][0]["traversals"]
