@@ -25,7 +25,8 @@ memories of the last ``WARM_CHAIN`` iterations in turn, from scratch at the firs
 previous weights after (a real run's warm start goes on for every iteration: this shows its
 direction at a small cost); its time is that of one iteration's training.
 
-Run from the repository root: ``python benchmarks/deep_cfr_fit_study.py`` (about 20 CPU-minutes),
+Run from the repository root: ``python benchmarks/deep_cfr_fit_study.py`` (23 minutes at the lowest
+priority on a shared two-core machine, 11 CPU-minutes of them training),
 or ``--points 100 --configs recorded --seeds 0`` for a piece (``--add``: measure the ``--configs``
 given at every point and seed and put their rows into the recorded file). Writes
 ``benchmarks/data/deep_cfr/fit_study.json``, which ``python benchmarks/deep_cfr.py --merge`` takes
