@@ -9,8 +9,9 @@ runs can be made separately (on several machines or sessions) and merged:
     python benchmarks/deep_cfr.py --merge                # the study from the runs on disk
     python benchmarks/deep_cfr.py                        # every missing run on two cores, then merge
 
-The network runs: ``CONFIG`` (the recorded configuration) to ``CHECKPOINTS[-1]`` iterations,
-150,000 traversals a player, for each of ``SEEDS``; and the ``ABLATIONS`` (without the linear
+The network runs: ``CONFIG`` (the recorded configuration) and the ``TUNED`` ones (other training
+options) to ``CHECKPOINTS[-1]`` iterations, 150,000 traversals a player, for each of ``SEEDS``
+(merged as far as made); and the ``ABLATIONS`` (without the linear
 weights; a reservoir and a sliding window of ``SMALL_MEMORY`` items, so that either must drop
 samples) to ``ABLATION_CHECKPOINTS``. At each checkpoint the policy network is trained and its
 exploitability computed exactly, as is that of the exact average of the networks' iterates
@@ -23,7 +24,8 @@ error), to 150,000 traversals, for each of ``SEEDS``.
 iteration is one traversal per player, as a Deep CFR traversal is) on Leduc and on Leduc with
 suits merged; the spread over ``RERUN_SEEDS`` of the network runs' first checkpoints, which
 ``tests/test_deep_cfr.py`` uses as its tolerance; and chapter 15's small configuration on Kuhn
-poker. Writes ``cfrbook/data/deep_cfr.json``.
+poker. It takes in the fit study of ``benchmarks/deep_cfr_fit_study.py`` (networks trained on
+frozen memories against the exact fit). Writes ``cfrbook/data/deep_cfr.json``.
 """
 
 from __future__ import annotations
@@ -63,6 +65,12 @@ EXACT: dict[str, dict[str, Any]] = {
     "50 traversals an iteration": {"traversals": 50},
     "1,500 traversals an iteration": {"traversals": 1500},
 }
+TUNED: dict[str, dict[str, Any]] = {
+    "learning rate 0.01, 12,000 policy steps": {"learning_rate": 1e-2, "policy_steps": 12_000},
+}
+"""Network runs to ``CHECKPOINTS`` with training options the fit study
+(``benchmarks/deep_cfr_fit_study.py``) found to fit better; their sampling is ``CONFIG``'s, so
+their exact fit is Deep CFR's."""
 RERUN_SEEDS = (0, 1, 2, 3, 4)
 KUHN_CONFIG: dict[str, Any] = {"traversals": 100, "hidden": [16, 16], "advantage_steps": 150,
                                "policy_steps": 400, "batch_size": 64}
@@ -73,8 +81,10 @@ OUT = source_path("deep_cfr")
 
 
 def config_of(name: str) -> tuple[dict[str, Any], tuple[int, ...]]:
-    """The configuration and checkpoints of study run ``name`` ("Deep CFR" or an ablation)."""
-    return {**CONFIG, **EXACT[name]}, CHECKPOINTS if name == "Deep CFR" else ABLATION_CHECKPOINTS
+    """The configuration and checkpoints of study run ``name`` ("Deep CFR", an ablation or a tuned
+    run)."""
+    full = name == "Deep CFR" or name in TUNED
+    return {**CONFIG, **{**EXACT, **TUNED}[name]}, CHECKPOINTS if full else ABLATION_CHECKPOINTS
 
 
 def run_path(name: str, seed: int, kind: str = "") -> Path:
@@ -138,6 +148,8 @@ def merge() -> None:
     """Write ``cfrbook/data/deep_cfr.json`` from the runs on disk and the cheap parts."""
     start = time.perf_counter()
     runs = {name: [json.loads(run_path(name, s).read_text()) for s in SEEDS] for name in ["Deep CFR", *ABLATIONS]}
+    runs |= {name: made for name in TUNED                    # the seeds made so far, if any
+             if (made := [json.loads(path.read_text()) for s in SEEDS if (path := run_path(name, s)).exists()])}
     exact = {name: [json.loads(run_path(name, s, "exact_fit-").read_text()) for s in SEEDS]
              for name in EXACT}
     traversals = runs["Deep CFR"][0]["traversals"]
@@ -151,6 +163,7 @@ def merge() -> None:
                 "tabular": {"ES-MCCFR": tabular(games.leduc(), traversals),
                             "ES-MCCFR, suits merged": tabular(games.leduc(suit_isomorphism=True), traversals)},
                 "rerun": {"checkpoints": list(PREFIX), "seeds": list(RERUN_SEEDS), "seed_spread": spread},
+                "fit_study": json.loads((RUNS / "fit_study.json").read_text()),
             },
             "kuhn": kuhn(),
         },
@@ -175,7 +188,7 @@ def main() -> None:
     elif args.merge:
         merge()
     else:
-        missing = [(n, s, False) for n in ["Deep CFR", *ABLATIONS] for s in SEEDS
+        missing = [(n, s, False) for n in ["Deep CFR", *ABLATIONS, *TUNED] for s in SEEDS
                    if not run_path(n, s).exists()]
         missing += [(n, s, True) for n in EXACT for s in SEEDS
                     if not run_path(n, s, "exact_fit-").exists()]

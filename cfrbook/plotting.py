@@ -98,6 +98,7 @@ VARIANT_STYLES: dict[str, PlotStyle] = {
     "Deep CFR, exact fit": {"color": OKABE_ITO["black"], "ls": "--", "marker": "D", "mfc": "white"},
     "Deep CFR, small reservoir": {"color": OKABE_ITO["vermillion"], "ls": "-.", "marker": "v"},
     "Deep CFR, sliding window": {"color": OKABE_ITO["vermillion"], "ls": (0, (1, 1)), "marker": "x"},
+    "Deep CFR, tuned": {"color": OKABE_ITO["orange"], "ls": (0, (5, 1)), "marker": "P"},
     "ES-MCCFR, suits merged": {"color": OKABE_ITO["reddish purple"], "ls": ":", "marker": "d",
                                "mfc": "white"},
 }

@@ -190,11 +190,11 @@ class MLP:
 
 def fit(net: MLP, x: NDArray[np.float32], y: NDArray[np.float32], mask: NDArray[np.bool_],
         weight: NDArray[np.float32], *, loss: str, steps: int, batch_size: int,
-        learning_rate: float, rng: np.random.Generator) -> float:
+        learning_rate: float, rng: np.random.Generator, schedule: str = "linear") -> float:
     """Train ``net`` in place with Adam (``beta = (0.9, 0.999)``, gradient norm clipped to 1, as in
-    the paper; the learning rate falls linearly from ``learning_rate`` to 0 over the steps, so that
-    the last minibatches move the network least) on minibatches drawn uniformly with replacement
-    from the rows of ``x``:
+    the paper; with ``schedule="linear"`` the learning rate falls linearly from ``learning_rate``
+    to 0 over the steps, so that the last minibatches move the network least; ``"constant"`` keeps
+    it, as the paper does) on minibatches drawn uniformly with replacement from the rows of ``x``:
 
     * ``loss="mse"``: ``w sum_{a legal} (y_a - f_a(x))^2`` (the advantage networks);
     * ``loss="xent"``: ``-w sum_{a legal} y_a log softmax_legal(f(x))_a`` (the policy network).
@@ -202,13 +202,15 @@ def fit(net: MLP, x: NDArray[np.float32], y: NDArray[np.float32], mask: NDArray[
     Returns the mean training loss over the last tenth of the steps. BLAS runs on one thread: the
     matrices are small, and OpenBLAS's threads spin-wait for each other, so on a busy machine a
     step took a hundred times longer with two."""
+    if schedule not in ("linear", "constant"):
+        raise DeepCFRError(f"schedule must be 'linear' or 'constant', got {schedule!r}")
     with threadpool_limits(limits=1, user_api="blas"):
-        return _fit(net, x, y, mask, weight, loss, steps, batch_size, learning_rate, rng)
+        return _fit(net, x, y, mask, weight, loss, steps, batch_size, learning_rate, rng, schedule == "linear")
 
 
 def _fit(net: MLP, x: NDArray[np.float32], y: NDArray[np.float32], mask: NDArray[np.bool_],
          weight: NDArray[np.float32], loss: str, steps: int, batch_size: int,
-         learning_rate: float, rng: np.random.Generator) -> float:
+         learning_rate: float, rng: np.random.Generator, decay: bool) -> float:
     params, (b1, b2, eps) = net.params, (0.9, 0.999, 1e-8)
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
@@ -230,7 +232,7 @@ def _fit(net: MLP, x: NDArray[np.float32], y: NDArray[np.float32], mask: NDArray
         grads = net.backward(inputs, grad.astype(np.float32))
         norm = math.sqrt(sum(float((g * g).sum()) for g in grads))
         scale = min(1.0, 1.0 / norm) if norm > 0 else 1.0
-        lr = learning_rate * (1 - (step - 1) / steps) * math.sqrt(1 - b2 ** step) / (1 - b1 ** step)
+        lr = learning_rate * (1 - (step - 1) / steps if decay else 1.0) * math.sqrt(1 - b2 ** step) / (1 - b1 ** step)
         for p, g, mj, vj in zip(params, grads, m, v):
             g = g * scale
             mj *= b1
