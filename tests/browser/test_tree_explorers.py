@@ -23,7 +23,8 @@ SHOWN = """(root) => {
   const img = root.querySelector("img.cfrlib-explorer-figure");
   const data = JSON.parse(root.querySelector("script.cfrlib-explorer-data").textContent);
   const f = data.frame_of[+root.dataset.frame];
-  const png = (images) => images ? "data:image/png;base64," + images[f] : null;
+  const png = (images) => !images ? null          // a frame's URL on the site, inline in a notebook
+    : data.urls ? new URL(images[f], document.baseURI).href : "data:image/png;base64," + images[f];
   return {frame: f, src: img.src, column: png(data.images), phone: png((data.phone || {}).images),
           text: +img.dataset.textPx * img.getBoundingClientRect().width / img.naturalWidth,
           width: img.getBoundingClientRect().width, box: root.clientWidth,
