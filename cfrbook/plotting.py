@@ -405,7 +405,7 @@ def draw_game_tree(game: Game, ax: Axes | None = None, max_nodes: int = 400,
                          np.column_stack([x[children], y[children]])], axis=1)
     ax.add_collection(LineCollection(list(segments), colors="#9a9a9a", linewidths=0.8, zorder=1))
     if highlight is not None:
-        mark_history(ax, tree, x, y, _path_nodes(tree, edge_labels, highlight))
+        mark_history(ax, tree, x, y, path_nodes(tree, edge_labels, highlight))
     if action_labels:
         shown = _short_labels(tree, edge_labels) if action_labels == "short" else edge_labels
         for c, p in zip(children, parents):
@@ -535,7 +535,7 @@ def _arc(x0: float, x1: float, height: float) -> tuple[NDArray[np.float64], NDAr
     return x0 + (x1 - x0) * t, height + 4 * bulge * t * (1 - t)
 
 
-def _path_nodes(tree: Tree, edge_labels: list[str], history: History) -> NDArray[np.int64]:
+def path_nodes(tree: Tree, edge_labels: list[str], history: History) -> NDArray[np.int64]:
     """Nodes on the path of ``history`` (action names from the root), root included."""
     nodes, node = [0], 0
     for step, name in enumerate(history):

@@ -35,8 +35,8 @@ from cfrlib.game import CHANCE, TERMINAL, Game, State
 
 from cfrlib.tree import History
 
-from .plotting import (NODE_RING, OKABE_ITO, PLAYER_COLORS, depth_axis, draw_game_tree,
-                       draw_nodes, infoset_fills, mark_history, new_figure, tree_layout)
+from .plotting import (NODE_RING, OKABE_ITO, PLAYER_COLORS, depth_axis, draw_game_tree, draw_nodes,
+                       infoset_fills, mark_history, new_figure, path_nodes, tree_layout)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -127,8 +127,6 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
     from matplotlib.collections import LineCollection
     from matplotlib.patches import FancyBboxPatch
 
-    from .plotting import _path_nodes
-
     placed = place(game)
     tree, x, y = placed.tree, placed.x, placed.y
     if tree.num_nodes > MAX_NODES:
@@ -161,7 +159,7 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
         ax.plot([], [], lw=3.0, **{k: v for k, v in style.items()
                                    if k in ("color", "ls", "marker", "mfc", "label")})
     if history is not None:
-        mark_history(ax, tree, x, y, _path_nodes(tree, placed.edge_labels, history),
+        mark_history(ax, tree, x, y, path_nodes(tree, placed.edge_labels, history),
                      ring_size=ring["s"])
 
     # the move into each node, on its edge nearer the child (the parent's number is beside
