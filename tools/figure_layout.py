@@ -98,14 +98,17 @@ def _inside(points: np.ndarray, box, slack: float = 0.0) -> np.ndarray:
 
 def _densify(points: np.ndarray) -> np.ndarray:
     """The points of a polyline every ``DENSIFY_PX`` pixels (gaps at NaN kept as gaps)."""
-    pieces = [points[:1]]
-    for a, b in zip(points[:-1], points[1:]):
-        if not (np.isfinite(a).all() and np.isfinite(b).all()):
-            pieces.append(b[None])
-            continue
-        steps = int(min(np.hypot(*(b - a)) / DENSIFY_PX, 2000)) + 1
-        pieces.append(a + np.outer(np.arange(1, steps + 1) / steps, b - a))
-    return np.concatenate(pieces)
+    a, b = points[:-1], points[1:]
+    finite = np.isfinite(a).all(axis=1) & np.isfinite(b).all(axis=1)
+    steps = np.ones(len(a), dtype=np.int64)                # segment k gives steps[k] points:
+    steps[finite] = np.minimum(np.hypot(*(b - a)[finite].T) / DENSIFY_PX, 2000).astype(np.int64) + 1
+    segment = np.repeat(np.arange(len(a)), steps)
+    j = np.arange(len(segment)) - np.repeat(np.cumsum(steps) - steps, steps) + 1
+    inner = b[segment]                                     # b alone after a gap (NaN, inf),
+    on = finite[segment]
+    k = segment[on]                                        # else a + (j / steps) (b - a), j = 1..steps
+    inner[on] = a[k] + (j[on] / steps[k])[:, None] * (b[k] - a[k])
+    return np.concatenate([points[:1], inner])
 
 
 def _plotted(ax) -> list[tuple[str, np.ndarray]]:
