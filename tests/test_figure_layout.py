@@ -37,6 +37,19 @@ def test_a_figure_drawn_as_the_book_draws_passes(figure):
     assert figure_layout.problems(fig, bbox_inches="tight") == []
 
 
+def test_only_the_draw_of_the_image_is_analysed(figure, monkeypatch):
+    """savefig of a figure with a layout engine draws twice, the first time with drawing
+    disabled; the check analyses the second, the image's, once."""
+    fig, ax = figure
+    calls = []
+    analyse = figure_layout._analyse
+    monkeypatch.setattr(figure_layout, "_analyse", lambda *a: calls.append(a) or analyse(*a))
+    for savefig in ({}, {"bbox_inches": "tight"}):
+        calls.clear()
+        assert figure_layout.problems(fig, **savefig) == []
+        assert len(calls) == 1, savefig
+
+
 def test_overlapping_texts_are_named(figure):
     fig, ax = figure
     ax.text(50, 50, "a note on the crossing")

@@ -255,8 +255,12 @@ def install() -> None:
             draw = _drawing
         finally:
             _drawing = outer
-        if _printing is not None and _printing.figure is self and hasattr(renderer, "width"):
-            _printing.problems = _analyse(self, draw)   # the last draw is the image's
+        # The last draw is the image's. A layout engine or bbox_inches="tight" makes savefig
+        # draw once before with the renderer's drawing disabled (its draw_* methods replaced
+        # on the instance): the image's draw follows, so that one is not analysed.
+        if _printing is not None and _printing.figure is self and hasattr(renderer, "width") \
+                and "draw_text" not in vars(renderer):
+            _printing.problems = _analyse(self, draw)
 
     @functools.wraps(print_figure)
     def print_and_check(self, *args, **kwargs):
