@@ -99,6 +99,9 @@ VARIANT_STYLES: dict[str, PlotStyle] = {
     "Deep CFR, small reservoir": {"color": OKABE_ITO["vermillion"], "ls": "-.", "marker": "v"},
     "Deep CFR, sliding window": {"color": OKABE_ITO["vermillion"], "ls": (0, (1, 1)), "marker": "x"},
     "Deep CFR, tuned": {"color": OKABE_ITO["orange"], "ls": (0, (5, 1)), "marker": "P"},
+    "Deep CFR, warm-started": {"color": OKABE_ITO["orange"], "ls": "-.", "marker": "p"},
+    "Deep CFR, 125 an iteration": {"color": OKABE_ITO["orange"], "ls": (0, (6, 1.5, 1, 1.5, 1, 1.5)),
+                                   "marker": ">"},
     "ES-MCCFR, suits merged": {"color": OKABE_ITO["reddish purple"], "ls": ":", "marker": "d",
                                "mfc": "white"},
 }

@@ -251,6 +251,25 @@ def test_a_short_rerun_agrees_with_the_recorded_leduc_run():
         assert abs(getattr(again, column) - run[column][j]) <= rerun["seed_spread"][str(first)], column
 
 
+def test_every_recorded_run_has_its_studys_configuration_and_checkpoints():
+    """benchmarks/deep_cfr.py's data: each run of each seed was made with the configuration and
+    at the checkpoints the script gives its name, and a run with fewer traversals an iteration
+    (125) is checked at the traversals of the recorded configuration, so that the chapter's
+    curves share their x values."""
+    from deep_cfr import config_of
+
+    runs = load_json("deep_cfr")["games"]["leduc"]["runs"]
+    traversals = runs["Deep CFR"][0]["traversals"]
+    assert any(run[0]["config"]["traversals"] == 125 for run in runs.values())
+    for name, seeds in runs.items():
+        config, checkpoints = config_of(name)
+        for run in seeds:
+            assert {k: v for k, v in run["config"].items() if k in config} == config, name
+            assert tuple(run["iteration"]) == checkpoints, name
+            if len(checkpoints) == len(traversals):
+                assert run["traversals"] == traversals, name
+
+
 def test_the_fit_study_reach_is_the_product_of_chance_and_both_players_reach():
     """benchmarks/deep_cfr_fit_study.py's P(I), against pi_c(h) pi_0(h) pi_1(h) summed over I."""
     from deep_cfr_fit_study import reach_of_infosets

@@ -91,7 +91,8 @@ def test_every_variant_of_the_comparison_has_its_own_colour_line_style_and_marke
     # Chapter 15's Deep CFR runs share one with tabular external sampling.
     subgame_methods = {"unsafe", "re-solve", "maxmargin", "reach"}
     deep_cfr = {"Deep CFR", "Deep CFR, unweighted", "Deep CFR, exact average", "Deep CFR, exact fit",
-                "Deep CFR, small reservoir", "Deep CFR, sliding window", "Deep CFR, tuned", "ES-MCCFR",
+                "Deep CFR, small reservoir", "Deep CFR, sliding window", "Deep CFR, tuned",
+                "Deep CFR, warm-started", "Deep CFR, 125 an iteration", "ES-MCCFR",
                 "ES-MCCFR, suits merged"}
     # Chapters 1 and 4 draw Hedge beside regret matching, RM+ and predictive RM+ (as CFR's looks).
     spine = {"CFR alt.", "CFR+", "PCFR+", "Hedge-CFR"}
