@@ -769,13 +769,14 @@ FIGURES: dict[tuple[str, str], dict[str, str]] = {
             "Deep CFR on Leduc hold'em across seeds, recorded: exploitability against traversals "
             "per player of each seed's policy network (thin) and their median, of Single Deep CFR's "
             "strategy (the exact average of the networks' iterates), of the exact fit (every "
-            "network replaced by the minimiser of its loss), of a run with the tuned training (a "
-            "learning rate of 0.01, 12,000 steps for the policy network; seed 0), and of tabular "
-            "external sampling on Leduc and on Leduc with suits merged."),
+            "network replaced by the minimiser of its loss), of runs with the tuned training (a "
+            "learning rate of 0.01, 12,000 steps for the policy network) at 250 and at 125 "
+            "traversals an iteration, and of tabular external sampling on Leduc and on Leduc with "
+            "suits merged."),
         "alt": (
-            "Log-log plot of exploitability against traversals: thin orange seed lines and thick "
-            "median curves fall from about 2; the black dashed exact fit ends lowest of the Deep "
-            "CFR curves, the orange tuned run next, near a dotted 0.05 line."),
+            "Log-log plot of exploitability against traversals: orange seed lines and median "
+            "curves fall from about 2; the black dashed exact fit, the orange dash-dot-dot run of "
+            "125 an iteration and the suits-merged table end below a dotted 0.05 line."),
     },
     # ---------------------------------------------------------------- chapter 16
     ("16_holdem.ipynb", "ch16-sweep-figure"): {
