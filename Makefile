@@ -99,7 +99,7 @@ book: venv assets
 	@PATH="$(BIN):$$PATH" tools/build-book .
 
 test: venv
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --durations=5 $(ARGS)
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=5 $(ARGS)
 
 # The quick tier, to run while working: cfrlib's unit tests, without the notebooks, the browser,
 # book builds or wheel builds (markers in pytest.ini).

@@ -13,18 +13,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
 pytest_plugins = ["nbval_watchdog"]
 
 
-def _scheduling_rank(item) -> tuple[int, int]:
+def _scheduling_rank(item) -> int:
     """Longest work first: notebooks (later chapters first: they run longer), then the tests that
-    build books or wheels, then the unit tests, whose many short files fill the end evenly."""
-    path = Path(str(item.fspath))
+    build books or wheels or are marked slow, then the unit tests, whose many short files fill the
+    end evenly."""
+    path = item.path
     if path.suffix == ".ipynb":
-        return (0, -int(path.name[:2]) if path.name[:2].isdigit() else 0)
-    if item.get_closest_marker("book") or item.get_closest_marker("wheel"):
-        return (1, 0)
-    return (2, 0)
+        return -100 + (-int(path.name[:2]) if path.name[:2].isdigit() else 0)
+    if any(item.get_closest_marker(marker) for marker in ("book", "wheel", "slow")):
+        return 1
+    return 2
 
 
 def pytest_collection_modifyitems(session, config, items):
-    """pytest-xdist (--dist loadfile) hands out whole files in collection order; with the long
-    ones last, one worker would finish alone. A stable sort keeps each notebook's cells in order."""
-    items.sort(key=_scheduling_rank)
+    """pytest-xdist (--dist loadfile --no-loadscope-reorder, as make test runs it) hands out whole
+    files in collection order, two to a worker and then one to each worker that runs dry: with a
+    long file last, one worker would finish alone (chapter builds and the kernel-stall test ended
+    the run 17 s after the others when xdist put the files with most tests first). Each file takes
+    the rank of its heaviest test; a stable sort keeps the files' tests, and notebooks' cells, in
+    order."""
+    rank: dict[str, int] = {}
+    for item in items:
+        rank[item.path] = min(rank.get(item.path, 2), _scheduling_rank(item))
+    items.sort(key=lambda item: rank[item.path])

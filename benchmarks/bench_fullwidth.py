@@ -79,7 +79,7 @@ def skipping_zero_reach(game, iterations, repeat=50):
     (with chance) reaches with positive probability (find them, gather them, add them)."""
     solver = CFRPlus(game).iterate(iterations)
     form = sequence_form.sequence_form(game.tree())
-    reach = sequence_form.opponent_weights(form, solver._realization_plan(1), 0)
+    reach = solver._realization_plan(1)[form.terminal_seq[1]] * form.chance_utility[0]  # pi_{-0}(z) u_0(z)
     seq, size = form.terminal_seq[0], form.players[0].size + 1
 
     def full():

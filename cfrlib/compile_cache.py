@@ -1,7 +1,7 @@
 """Compile cfrlib's numba code into numba's on-disk cache: ``python -m cfrlib.compile_cache``.
 
-The sampling walks (``cfrlib.solvers.sampling.kernels``), the exact best response
-(``cfrlib.sequence_form``) and the hold'em layer's kernels (``cfrlib.holdem``: the range-vector
+The sampling walks (``cfrlib.solvers.sampling.kernels``), the sequence-form passes of the
+full-width engine and of the exact evaluation (``cfrlib.sequence_form``) and the hold'em layer's kernels (``cfrlib.holdem``: the range-vector
 pass, the showdown kernels, the evaluator) are compiled on first use, about 15 s in all on a cold cache, and kept
 on disk (``cache=True``) for every later process of this installation. ``make venv`` runs this
 once, so that the test workers and notebook kernels that start together do not each compile
@@ -14,18 +14,20 @@ import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from . import exploitability, games, holdem
+from . import CFR, expected_value, exploitability, games, holdem
 from .holdem import toys
 from .solvers.sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
 
 SOLVERS = {"chance sampling": ChanceSamplingCFR, "external sampling": ExternalSamplingMCCFR,
            "outcome sampling": OutcomeSamplingMCCFR}
 RANGE_VECTOR = "range-vector CFR"
+FULL_WIDTH = "full-width CFR"
 
 
 def compile_one(name: str) -> str:
     """Run the walk of sampling solver ``name`` twice on Kuhn (every rule runs the same compiled
     walk), read its regrets (``settled``) and run the exact evaluation once; for
+    ``FULL_WIDTH``, iterate the full-width engine and evaluate its strategy on Kuhn; for
     ``RANGE_VECTOR``, iterate, query and evaluate the range-vector solver on Leduc (with threads)
     and on a hold'em river."""
     if name == RANGE_VECTOR:
@@ -37,6 +39,9 @@ def compile_one(name: str) -> str:
         holdem.RangeSolver(river, threads=1).iterate(2).exploitability()
         return name
     kuhn = games.kuhn()
+    if name == FULL_WIDTH:
+        expected_value(kuhn, CFR(kuhn).iterate(2).average_strategy())
+        return name
     solver = SOLVERS[name](kuhn, seed=0).iterate(2)
     _ = solver.regret
     exploitability(kuhn, solver.average_strategy())
@@ -48,7 +53,7 @@ def compile_all(processes: int | None = None) -> float:
     once (default: the number of cores); the seconds it took."""
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=processes or os.cpu_count() or 1) as pool:
-        list(pool.map(compile_one, [RANGE_VECTOR, *SOLVERS]))  # the longest (hold'em's) first
+        list(pool.map(compile_one, [RANGE_VECTOR, FULL_WIDTH, *SOLVERS]))  # the longest (hold'em's) first
     return time.perf_counter() - start
 
 

@@ -15,17 +15,19 @@ both run the two passes below on it:
   for a best response) to its parent sequence, which leaves ``q(I, a)`` the counterfactual value
   of every sequence and ``q[empty]`` the player's value of the game.
 
-The plan and the best-response pass loop over rows in compiled code (numba): one call instead of
-a few numpy calls per level, which was most of the cost on games the size of Leduc. They do the
-arithmetic of the numpy code they replace in the same order (level by level, a level's values
-added to their parents one at a time in row order), so every published number stays the same,
-bit for bit. The pass with ``sigma`` stays in numpy, summed as the full-width engine always has.
+Both passes, and the sums over terminals, loop over rows in compiled code (numba): one call
+instead of a few numpy calls per level, which was most of the cost on games the size of Leduc. They
+do the arithmetic of the numpy code they replace in the same order, so every published number stays
+the same, bit for bit: level by level; a level's values added to their parents one at a time in
+row order, or summed per parent first and then added (``np.bincount``'s order); and
+``sum_a sigma(I, a) q(I, a)`` in the order of ``np.einsum("ij,ij->i")``, which on every x86-64
+CPU runs numpy's baseline SIMD loop of two lanes (:func:`_dot`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -42,7 +44,8 @@ def _compile() -> None:
     large tree do not add up (Bluff 1x1 compiled, then 20 CFR+ iterations and an exploitability:
     peak 289 MB, against 303 MB with numba imported first). The machine code is cached on disk where numba finds a writable place (next to this
     file or in the user's cache), else compiled afresh in each process."""
-    global _COMPILED, _plan, _best_response_pass, _best_response_value, _segment, _nash_conv
+    global _COMPILED, _plan, _dot, _values_pass, _scatter, _opponent_scatter
+    global _best_response_pass, _best_response_value, _segment, _nash_conv
     if _COMPILED:
         return
     import numba
@@ -54,6 +57,10 @@ def _compile() -> None:
             return numba.njit(function)
 
     _plan = compiled(_plan)
+    _dot = compiled(_dot)
+    _values_pass = compiled(_values_pass)  # calls _dot, compiled
+    _scatter = compiled(_scatter)
+    _opponent_scatter = compiled(_opponent_scatter)
     _best_response_pass = compiled(_best_response_pass)
     _best_response_value = compiled(_best_response_value)  # calls the two above, compiled
     _segment = compiled(_segment)
@@ -186,12 +193,22 @@ def _plan(sigma: NDArray[np.float64], parent: NDArray[np.int64], x: NDArray[np.f
             x[r * width + a] = above * sigma[r, a]
 
 
-def opponent_weights(form: SequenceForm, x_opp: NDArray[np.float64], player: int) -> NDArray[np.float64]:
-    """``pi_{-i}(z) u_i(z) = x_{-i}[seq_{-i}(z)] (pi_c(z) u_i(z))`` at every terminal, from the
-    opponent's flat plan ``x_opp`` (the engine's order of the two products)."""
-    weights = x_opp[form.terminal_seq[1 - player]]
-    weights *= form.chance_utility[player]
-    return weights
+def opponent_values(form: SequenceForm, x_opp: NDArray[np.float64], player: int) -> NDArray[np.float64]:
+    """``q[seq] = sum_{z: seq_i(z) = seq} x_{-i}[seq_{-i}(z)] (pi_c(z) u_i(z))``, flat in player ``i``'s
+    block, from the opponent's flat plan ``x_opp``: :func:`terminal_values` of the weights
+    ``pi_{-i}(z) u_i(z)`` (the engine's order of the two products), in one compiled call."""
+    _compile()
+    return _opponent_scatter(x_opp, form.terminal_seq[1 - player], form.chance_utility[player],
+                             form.terminal_seq[player], form.players[player].size + 1)
+
+
+def _opponent_scatter(x_opp: NDArray[np.float64], seq_opp: NDArray[np.int64], chance_utility: NDArray[np.float64],
+                      seq_own: NDArray[np.int64], size: int) -> NDArray[np.float64]:
+    """``_scatter(seq_own, x_opp[seq_opp] * chance_utility, size)`` without the array of weights."""
+    sums = np.zeros(size)
+    for z in range(len(seq_own)):
+        sums[seq_own[z]] += x_opp[seq_opp[z]] * chance_utility[z]
+    return sums
 
 
 def counterfactual_values(block: PlayerBlock, q: NDArray[np.float64], sigma: NDArray[np.float64] | None = None,
@@ -209,27 +226,68 @@ def counterfactual_values(block: PlayerBlock, q: NDArray[np.float64], sigma: NDA
     responses always go in the evaluation's order, in compiled code.
     """
     v = np.empty(block.num_rows) if values is None else values
+    _compile()
     if sigma is None:
-        _compile()
         _best_response_pass(q, block.row_parent, block.legal, block.level_bounds, v)
-        return v
-    grid = q[:-1].reshape(block.num_rows, block.width)
-    for level in reversed(block.levels):
-        lo, hi = level.lo, level.hi
-        np.einsum("ij,ij->i", sigma[lo:hi], grid[lo:hi], out=v[lo:hi])
-        if sequential:
-            np.add.at(q, level.parent, v[lo:hi])
-        else:
-            q[level.above_lo:level.above_hi] += np.bincount(level.local_parent, weights=v[lo:hi],
-                                                            minlength=level.above_hi - level.above_lo)
+    else:
+        _values_pass(q, np.ascontiguousarray(sigma, dtype=np.float64), block.row_parent, block.level_bounds, v,
+                     sequential)
     return v
 
 
+def _dot(sigma: NDArray[np.float64], q: NDArray[np.float64], r: int, width: int) -> float:
+    """``sum_a sigma[r, a] q[r * width + a]`` as ``np.einsum("ij,ij->i")`` adds it up: two lanes (even
+    and odd ``a``), eight terms at a time taken from the last pair back, then the rest pair by pair,
+    then lane 0 plus lane 1 (numpy's baseline loop for two contiguous float64 operands)."""
+    base = r * width
+    even = odd = 0.0
+    a = 0
+    while width - a >= 8:
+        for k in (6, 4, 2, 0):
+            even = sigma[r, a + k] * q[base + a + k] + even
+            odd = sigma[r, a + k + 1] * q[base + a + k + 1] + odd
+        a += 8
+    while a < width:
+        even = sigma[r, a] * q[base + a] + even
+        if a + 1 < width:
+            odd = sigma[r, a + 1] * q[base + a + 1] + odd
+        a += 2
+    return 0.0 + (even + odd)
+
+
+def _values_pass(q: NDArray[np.float64], sigma: NDArray[np.float64], parent: NDArray[np.int64],
+                 bounds: NDArray[np.int64], v: NDArray[np.float64], sequential: bool) -> None:
+    """Deepest level first: ``v(I) = sum_a sigma(I, a) q(I, a)`` (:func:`_dot`), added to ``q[parent(I)]``
+    in row order (``sequential``) or summed per parent over the level, then added."""
+    width = sigma.shape[1]
+    sums = np.zeros(len(q))
+    for d in range(len(bounds) - 2, -1, -1):
+        for r in range(bounds[d], bounds[d + 1]):
+            v[r] = _dot(sigma, q, r, width)
+            if sequential:
+                q[parent[r]] += v[r]
+            else:
+                sums[parent[r]] += v[r]
+        if not sequential:  # the level above: the empty sequence alone for the first level
+            lo, hi = (bounds[d - 1] * width, bounds[d] * width) if d else (len(q) - 1, len(q))
+            for s in range(lo, hi):
+                q[s] += sums[s]
+                sums[s] = 0.0
+
+
 def terminal_values(form: SequenceForm, player: int, weights: ArrayLike) -> NDArray[np.float64]:
-    """``q[seq] = sum_{z: seq_i(z) = seq} weights(z)``, flat in player ``i``'s block (the start of
-    :func:`counterfactual_values`)."""
-    sums = np.bincount(form.terminal_seq[player], weights=weights, minlength=form.players[player].size + 1)
-    return cast("NDArray[np.float64]", sums)  # float with weights (numpy's hints say intp)
+    """``q[seq] = sum_{z: seq_i(z) = seq} weights(z)``, flat in player ``i``'s block, added in terminal
+    order (the start of :func:`counterfactual_values`)."""
+    _compile()
+    return _scatter(form.terminal_seq[player], np.asarray(weights, dtype=np.float64), form.players[player].size + 1)
+
+
+def _scatter(index: NDArray[np.int64], weights: NDArray[np.float64], size: int) -> NDArray[np.float64]:
+    """``np.bincount(index, weights, minlength=size)``: each weight added to its bin in order."""
+    sums = np.zeros(size)
+    for z in range(len(index)):
+        sums[index[z]] += weights[z]
+    return sums
 
 
 def _best_response_pass(q: NDArray[np.float64], parent: NDArray[np.int64], legal: NDArray[np.bool_ | np.int64],

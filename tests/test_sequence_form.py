@@ -86,6 +86,49 @@ def test_one_call_nash_conv_is_the_two_best_responses_bit_for_bit(make):
         assert cfrlib.nash_conv(game, probs) == gains - form.constant_sum
 
 
+def _numpy_values_pass(block, q, sigma, sequential):
+    """counterfactual_values with ``sigma`` as numpy computes it, level by level: the order of
+    additions the recorded data were made with (before the pass was compiled)."""
+    v = np.empty(block.num_rows)
+    grid = q[:-1].reshape(block.num_rows, block.width)
+    for level in reversed(block.levels):
+        lo, hi = level.lo, level.hi
+        np.einsum("ij,ij->i", sigma[lo:hi], grid[lo:hi], out=v[lo:hi])
+        if sequential:
+            np.add.at(q, level.parent, v[lo:hi])
+        else:
+            q[level.above_lo:level.above_hi] += np.bincount(level.local_parent, weights=v[lo:hi],
+                                                            minlength=level.above_hi - level.above_lo)
+    return v
+
+
+@pytest.mark.parametrize("make", [games.kuhn, games.leduc, lambda: games.bluff(dice=(1, 1), sides=6),
+                                  lambda: RandomGame(2)], ids=["kuhn", "leduc", "bluff-1x1", "random"])
+def test_compiled_passes_add_up_as_numpy_does_bit_for_bit(make):
+    """The compiled sums over terminals and backward pass give numpy's bits (np.bincount,
+    np.add.at, np.einsum's two-lane order, eight terms at a time from width 8: Bluff 1x1 has 12
+    actions), so the published numbers do not move: values spread over twelve orders of magnitude,
+    of both signs, where every order of additions rounds differently."""
+    game = make()
+    form = sf.sequence_form(game.tree())
+    rng = np.random.default_rng(0)
+    for i, block in enumerate(form.players):
+        for _ in range(5):
+            wide = rng.standard_normal(block.num_rows * block.width) * 10.0 ** rng.integers(-6, 6, block.num_rows
+                                                                                              * block.width)
+            sigma = wide.reshape(block.num_rows, block.width) * block.mask
+            x_opp = rng.random(form.players[1 - i].size + 1) * 10.0 ** rng.integers(-6, 6, form.players[1 - i].size + 1)
+            weights = x_opp[form.terminal_seq[1 - i]] * form.chance_utility[i]
+            q = np.bincount(form.terminal_seq[i], weights=weights, minlength=block.size + 1)
+            assert np.array_equal(sf.terminal_values(form, i, weights), q)
+            assert np.array_equal(sf.opponent_values(form, x_opp, i), q)
+            for sequential in (False, True):
+                expected_q, compiled_q = q.copy(), q.copy()
+                expected_v = _numpy_values_pass(block, expected_q, sigma, sequential)
+                compiled_v = sf.counterfactual_values(block, compiled_q, sigma, sequential=sequential)
+                assert np.array_equal(compiled_v, expected_v) and np.array_equal(compiled_q, expected_q)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_block_passes_against_tree_order_on_random_games(seed):
     """Realization plan, counterfactual and best-response values in the block, mapped back to

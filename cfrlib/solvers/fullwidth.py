@@ -316,7 +316,7 @@ class FullWidthCFR(Solver):
             self._strategy_sum[i] += x_own
         else:
             self._strategy_sum[i] += weight * x_own
-        q = sf.terminal_values(self._form, i, sf.opponent_weights(self._form, self._realization_plan(1 - i), i))
+        q = sf.opponent_values(self._form, self._realization_plan(1 - i), i)
         value = sf.counterfactual_values(block, self._sequence_values(i, q), self._values_strategy(i),
                                          values=self._values[i])
         regret = q[:-1].reshape(block.num_rows, block.width) - value[:, None]
@@ -930,8 +930,7 @@ class MMD(FullWidthCFR):
         for i, block in enumerate(self._form.players):
             plan = self._realization_plan(i)[:-1].reshape(block.num_rows, block.width)
             self._strategy_sum[i] += weight * plan
-            opponent = sf.opponent_weights(self._form, self._realization_plan(1 - i), i)
-            grads.append(sf.terminal_values(self._form, i, opponent))
+            grads.append(sf.opponent_values(self._form, self._realization_plan(1 - i), i))
         for i in (0, 1):
             self._sigma[i] = self._dilated_step(i, grads[i])
             self._reach_is_current[i] = False
