@@ -131,12 +131,13 @@ def test_every_entry_is_labelled_by_its_first_author_and_year(bib):
     import sys
 
     sys.path.insert(0, str(ROOT / "tools"))
-    import bibliography_style  # noqa: F401  (registers the styles with pybtex)
+    import bibliography_style  # registers the styles with pybtex
     from pybtex.plugin import find_plugin
     from pybtex.richtext import Text
 
     def last(person):   # "Moravčík" from "Morav{\v{c}}{\'\i}k"
-        return Text.from_latex(" ".join(person.prelast_names + person.last_names)).render_as("text")
+        return Text.from_latex(" ".join(person.prelast_names + person.last_names)).render(
+            bibliography_style.PLAIN_TEXT)
 
     style = find_plugin("pybtex.style.formatting", "plain_author_year")()
     entries = style.sort(bib.entries.values())
