@@ -12,11 +12,13 @@ PYTHON ?= python3
 UV_VERSION := 0.13.9
 VENV   := .venv
 BIN    := $(CURDIR)/$(VENV)/bin
-# Test workers: make test runs three on this 2-core machine, because much of its run waits
+# Test workers: make test runs three on this 2-core machine, because part of its run waits
 # (notebook kernels starting, the watchdog tests' stalls, book builds in subprocesses) and a third
-# worker fills that time (248 s with three against 336 s with two). make check waits for little:
-# two workers, each collecting the tests once (5 s of CPU), make it 28 s against 32 s with three
-# (Intel Xeon, idle). Notebooks stay whole on one worker (--dist loadfile).
+# worker fills that time (248 s with three against 336 s with two when the waits were longer; now
+# 157-170 s against 159-164 s, within this machine's drift). make check waits for little: two
+# workers, each collecting the tests once (5 s of CPU), make it 28 s against 32 s with three
+# (Intel Xeon, idle). Notebooks stay whole on one worker (--dist loadfile), and files go out in the
+# order conftest.py gives them, longest first (--no-loadscope-reorder).
 JOBS   ?= 3
 CHECK_JOBS ?= 2
 # More pytest options for make test and make check, e.g. ARGS="--durations=0" or ARGS="-k lp".

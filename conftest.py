@@ -32,7 +32,7 @@ def pytest_collection_modifyitems(session, config, items):
     the run 17 s after the others when xdist put the files with most tests first). Each file takes
     the rank of its heaviest test; a stable sort keeps the files' tests, and notebooks' cells, in
     order."""
-    rank: dict[str, int] = {}
+    rank: dict[Path, int] = {}
     for item in items:
         rank[item.path] = min(rank.get(item.path, 2), _scheduling_rank(item))
     items.sort(key=lambda item: rank[item.path])

@@ -113,11 +113,11 @@ def test_compiled_passes_add_up_as_numpy_does_bit_for_bit(make):
     form = sf.sequence_form(game.tree())
     rng = np.random.default_rng(0)
     for i, block in enumerate(form.players):
+        opponent_size = form.players[1 - i].size + 1
         for _ in range(5):
-            wide = rng.standard_normal(block.num_rows * block.width) * 10.0 ** rng.integers(-6, 6, block.num_rows
-                                                                                              * block.width)
-            sigma = wide.reshape(block.num_rows, block.width) * block.mask
-            x_opp = rng.random(form.players[1 - i].size + 1) * 10.0 ** rng.integers(-6, 6, form.players[1 - i].size + 1)
+            wide = rng.standard_normal(block.mask.shape) * 10.0 ** rng.integers(-6, 6, block.mask.shape)
+            sigma = wide * block.mask
+            x_opp = rng.random(opponent_size) * 10.0 ** rng.integers(-6, 6, opponent_size)
             weights = x_opp[form.terminal_seq[1 - i]] * form.chance_utility[i]
             q = np.bincount(form.terminal_seq[i], weights=weights, minlength=block.size + 1)
             assert np.array_equal(sf.terminal_values(form, i, weights), q)
