@@ -25,6 +25,7 @@ which turns every skip into a failure.
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import http.server
 import json
@@ -328,10 +329,23 @@ COLUMNS = """() => [...document.querySelectorAll("article figure, article .cfrli
 
 
 @pytest.fixture(scope="module")
-def chapters_at_1280(browser) -> dict[str, dict]:
+def chapters_at_1280(browser, tmp_path_factory, worker_id) -> dict[str, dict]:
     """Each chapter's page opened once at 1280 px: the width of the column of each figure and
     explorer (``columns``) and the rows of each line of each highlighted listing (``listings``,
-    as LINE_ROWS gives them), for the two tests below."""
+    as LINE_ROWS gives them), for the two tests below. Opened once per run: under pytest-xdist
+    the two tests may run on two workers, and the first to need the pages (44 s of a worker's
+    time) leaves them in the run's temporary folder for the other, which waits for them."""
+    if worker_id == "master":   # not under xdist
+        return _chapters_at_1280(browser)
+    shared = tmp_path_factory.getbasetemp().parent / "chapters_at_1280.json"   # this run's, all workers'
+    with open(shared.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not shared.exists():
+            shared.write_text(json.dumps(_chapters_at_1280(browser)))
+        return json.loads(shared.read_text())
+
+
+def _chapters_at_1280(browser) -> dict[str, dict]:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     found: dict[str, dict] = {}
     try:
