@@ -14,9 +14,9 @@ pytest_plugins = ["nbval_watchdog"]
 
 
 def _scheduling_rank(item) -> int:
-    """Longest work first: notebooks (later chapters first: they run longer), then the tests that
-    build books or wheels or are marked slow, then the unit tests, whose many short files fill the
-    end evenly."""
+    """Longest work first: notebooks (5-25 s each; later chapters first), then the files with tests
+    that build books or wheels or are marked slow, then the unit tests, whose many short files fill
+    the end evenly."""
     path = item.path
     if path.suffix == ".ipynb":
         return -100 + (-int(path.name[:2]) if path.name[:2].isdigit() else 0)
