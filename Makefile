@@ -63,24 +63,24 @@ help:
 venv: $(STAMP)
 
 # uv installs the pinned requirements in about 15 s where pip takes about 90 (a fresh machine, no
-# cache: parallel downloads, no per-package resolution); pip stays the fallback. --compile-bytecode:
-# uv, unlike pip, writes no .pyc files, and where PYTHONDONTWRITEBYTECODE is set (these machines)
-# Python never writes them either, so every process (test workers, notebook kernels, the CLI
-# tests' subprocesses) compiled numba's, scipy's and matplotlib's sources again: about 1 s of CPU
-# each on an Intel Xeon, 2 on an AMD EPYC; compileall does the same for the checkout's own
-# modules. Then numba compiles cfrlib's walks and hold'em kernels once into its on-disk cache
-# (38 s of CPU: 21 in one process for the hold'em kernels, 5 for each sampling walk), rather than
-# in every test process and notebook kernel that first needs them at once; meanwhile mypy fills
-# .mypy_cache (20 s of CPU, the stubs of numpy, scipy and matplotlib; then 1 s), on the core the
-# hold'em compilation leaves free, so that make check stays under a minute from the first run
-# (tests/test_types.py reports type errors); and pytest collects every test once, which writes
-# the test modules with their asserts rewritten to __pycache__ (4 s of CPU), rather than each
-# test worker of the first make test or make check rewriting them all again (8 s of collection
-# in a worker cold, 4 s warm; Intel Xeon).
+# cache: parallel downloads, no per-package resolution); pip stays the fallback. uv writes no .pyc
+# files: the first process to import a module writes its bytecode (the commands unexport
+# PYTHONDONTWRITEBYTECODE, above), so only the modules the book and its tests import are compiled,
+# and mostly by the background steps below. uv's --compile-bytecode compiled all 9,000 modules of
+# the environment at install, 10 s before anything else could start (Intel Xeon); compileall still
+# compiles the checkout's own modules. Then numba compiles cfrlib's walks and hold'em kernels once
+# into its on-disk cache (38 s of CPU: 21 in one process for the hold'em kernels, 5 for each
+# sampling walk), rather than in every test process and notebook kernel that first needs them at
+# once; meanwhile mypy fills .mypy_cache (20 s of CPU, the stubs of numpy, scipy and matplotlib;
+# then 1 s), on the core the hold'em compilation leaves free, so that make check stays under a
+# minute from the first run (tests/test_types.py reports type errors); and pytest collects every
+# test once, which writes the test modules with their asserts rewritten to __pycache__ (4 s of
+# CPU), rather than each test worker of the first make test or make check rewriting them all again
+# (8 s of collection in a worker cold, 4 s warm; Intel Xeon).
 $(STAMP):
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION) \
-	  && $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -r requirements.txt \
+	  && $(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.txt \
 	  || $(BIN)/python -m pip install --quiet -r requirements.txt
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	$(BIN)/python -m compileall -q -j 0 cfrlib cfrbook tools tests conftest.py

@@ -45,6 +45,7 @@ def cfrlib_cli(*args, cwd):
     return SimpleNamespace(returncode=code, stdout=out.getvalue(), stderr=err.getvalue())
 
 
+@pytest.mark.slow  # two processes: make test only
 def test_solve_kuhn_prints_the_seeds_keys(tmp_path):
     done = cfrlib_subprocess("solve", "kuhn", "--algorithm", "cfr+", "--iterations", 1000,
                              cwd=tmp_path)

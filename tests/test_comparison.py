@@ -30,6 +30,7 @@ def data():
 
 
 @pytest.mark.parametrize("key", ["kuhn"])  # and Leduc 288: chapter 10 runs it under nbval
+@pytest.mark.slow  # a re-run of recorded data: make test only
 def test_study_reproduces_the_committed_data(data, key):
     settings = data["settings"]
     committed = data["games"][key]["logs"]

@@ -29,6 +29,7 @@ def _policy(game, net):
     return cfrlib.Strategy(game, e / e.sum(axis=1, keepdims=True))
 
 
+@pytest.mark.slow  # trains networks: make test only
 def test_a_tiny_kuhn_run_learns_what_no_untrained_network_knows(kuhn_run):
     game, (solver, log) = games.kuhn(), kuhn_run
     # After 10 iterations seeds 0-7 end between 0.04 and 0.13 (another CPU may take another
@@ -174,6 +175,7 @@ def test_regret_matching_on_advantages():
     np.testing.assert_allclose(regret_matching(v, mask), [[0.25, 0.75, 0], [1, 0, 0], [1 / 3] * 3])
 
 
+@pytest.mark.slow  # trains a network: make test only
 def test_fit_finds_the_weighted_mean_of_its_targets():
     rng = np.random.default_rng(0)
     x = np.eye(2, dtype=np.float32)[[0, 0, 1, 1]]

@@ -186,6 +186,7 @@ def test_exact_leaf_values(small):
         ExactLeafValues(abstract_game(small, rank_buckets(small, 1)))
 
 
+@pytest.mark.slow  # trains a network: make test only
 def test_a_value_network_learns_the_leaf_values(small):
     rng = np.random.default_rng(1)
     x, y = value_samples(small, 60, rng)

@@ -172,6 +172,7 @@ def test_not_a_game():
         DistributedExternalSampling(object())
 
 
+@pytest.mark.slow  # threads racing: make test only
 def test_the_compiled_walk_lets_other_threads_run():
     """The sampling kernels release the interpreter lock (numba ``nogil=True``), so the Dask
     client's thread in the driver is not kept waiting while the driver walks: a Python loop in

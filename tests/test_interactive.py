@@ -35,10 +35,12 @@ def draw_line(slope, style):
 
 
 def explorer(**kwargs):
+    """An explorer of :func:`draw_line`, without phone renderings (a frame of mode "all" would draw
+    its figure five more times for one; tests/test_phone_frames.py tests them)."""
     controls = {"slope": widgets.FloatSlider(value=0.5, min=0.0, max=2.0, step=0.5),
                 "style": widgets.ToggleButtons(options=[("solid", "-"), ("dashed", "--")],
                                                value="--")}
-    return Explorer(draw_line, controls, **kwargs)
+    return Explorer(draw_line, controls, **{"phone": False, **kwargs})
 
 
 def static_data(page: str) -> dict:
@@ -87,7 +89,7 @@ def test_identical_frames_are_shared():
         ax.plot([0, 1], [0, a])
 
     e = Explorer(draw, {"a": widgets.IntSlider(value=1, min=0, max=2),
-                        "b": widgets.Checkbox(value=False)})
+                        "b": widgets.Checkbox(value=False)}, phone=False)
     data = static_data(e.static_html("all"))
     assert data["shape"] == [3, 2] and len(data["images"]) == 3
     assert data["frame_of"] == [0, 0, 1, 1, 2, 2]
@@ -162,7 +164,7 @@ def test_each_frame_keeps_the_titles_of_its_figure():
         fig.suptitle(f"a = {a}")
         right.set_title("right", loc="right")
 
-    e = Explorer(draw, {"a": widgets.IntSlider(value=1, min=0, max=1)})
+    e = Explorer(draw, {"a": widgets.IntSlider(value=1, min=0, max=1)}, phone=False)
     assert e.render({"a": 0}).title == "a = 0\nright"
     data = static_data(e.static_html("all"))
     assert data["titles"] == ["a = 0\nright", "a = 1\nright"]

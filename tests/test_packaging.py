@@ -81,6 +81,7 @@ def _third_party(names: set[str]) -> dict[str, str]:
     return found
 
 
+@pytest.mark.slow  # reads every module: make test only
 def test_every_import_is_declared_for_its_part():
     undeclared = {}
     for module, path, extra in _modules():
@@ -91,6 +92,7 @@ def test_every_import_is_declared_for_its_part():
     assert undeclared == {}
 
 
+@pytest.mark.slow  # reads every module: make test only
 def test_every_declared_requirement_is_imported_by_its_part():
     used: dict[str | None, set[str]] = {}
     for _, path, extra in _modules():
@@ -112,6 +114,7 @@ def _without_the_extras(code: str, cwd: Path) -> subprocess.CompletedProcess[str
     return subprocess.run([sys.executable, "-c", block + code], capture_output=True, text=True, cwd=cwd)
 
 
+@pytest.mark.slow  # two processes: make test only
 def test_import_cfrlib_needs_only_the_core(tmp_path):
     """``import cfrlib`` (and ``cfrlib.games``, the solvers, the CLI) without the extras."""
     out = _without_the_extras("import cfrlib, cfrlib.cli, cfrlib.solvers, cfrlib.games, cfrlib.distributed\n"

@@ -73,6 +73,7 @@ def test_the_published_page_carries_each_frames_phone_rendering_and_a_test_run_d
         assert text_px * phone_figures.PHONE_COLUMN_PX / width >= phone_figures.PHONE_MIN_PX
 
 
+@pytest.mark.slow  # phone renderings: make test only
 def test_an_explorer_shows_phone_frames_only_when_every_frame_has_one(monkeypatch):
     """A frame whose phone rendering fails the figure check takes the phone frames away from
     the whole explorer: its figure does not switch layouts as the reader moves a control."""
@@ -103,6 +104,7 @@ def test_the_look_check_reads_a_legend_entry_a_phone_broke_onto_lines_as_one():
     assert figure_looks.problems(fig) == []
 
 
+@pytest.mark.slow  # a phone rendering: make test only
 def test_a_legend_under_its_panel_starts_right_under_the_x_label():
     """Chapter 9's explorer: a phone rendering rebuilt the legend under the weights panel with an
     empty title line, which put its first entry about 50 px under the panel's x label."""

@@ -69,6 +69,7 @@ def _texts(figure):
 
 
 @pytest.mark.parametrize("name", DRAWINGS)
+@pytest.mark.slow  # a phone rendering: make test only
 def test_a_phone_tree_fits_the_column_its_labels_legible_and_apart(name):
     figure = DRAWINGS[name]().figure
     assert figure.get_size_inches()[0] == phone_figures.PHONE_WIDTH
@@ -151,6 +152,7 @@ def test_a_figure_with_its_own_phone_drawing_gets_it_and_the_type_sizes_come_bac
         phone_figures.phone_figure(fig)
 
 
+@pytest.mark.slow  # a phone rendering: make test only
 def test_an_explorer_of_a_tree_carries_the_trees_own_phone_drawing():
     """The wiring of chapters 3, 4 and 7: an explorer whose drawing gives its figure a phone
     drawing (phone_figures.with_phone) carries that drawing as each frame's phone frame, 360 px

@@ -66,6 +66,7 @@ def test_one_iteration_is_unbiased_on_kuhn_whatever_the_baseline():
     assert error.max() > 0
 
 
+@pytest.mark.slow  # trains a baseline: make test only
 def test_a_learned_baseline_lowers_the_variance_on_leduc():
     """After 100,000 VR-MCCFR iterations on Leduc (seed 0), the summed variance of one
     iteration's regret updates (2,000 samples) is at least 3 times smaller with the learned

@@ -343,7 +343,8 @@ def _walk_tasks(p, mode, tasks, start, step, tree, tables, params, split, shape)
     the GIL on its own tasks) need no locks, and the result does not depend on their number."""
     nodes, cards, holds = tree[0], tree[1], tree[2]
     slot_opp, slot_own, task_out = split[2], split[3], split[5]
-    whole = (0, split[1], slot_opp, slot_own, split[4], task_out)
+    # stage 0 as an int64, the type a call from Python gives it (a literal 0 compiled _walk twice)
+    whole = (np.int64(0), split[1], slot_opp, slot_own, split[4], task_out)
     work = workspace(shape[0], shape[1], shape[2], shape[3])
     child_opp, child_own = np.empty(slot_opp.shape[1]), np.empty(slot_own.shape[1])
     for t in range(start, tasks.shape[0], step):

@@ -10,6 +10,7 @@ from itertools import combinations
 from math import comb
 
 import numpy as np
+import pytest
 from numba import njit
 
 from cfrlib.holdem.cards import HANDS, parse_board, parse_cards
@@ -61,6 +62,7 @@ def test_counts_by_hand_are_the_known_ones():
     assert sum(r for _, r in COUNTS.values()) == 7462
 
 
+@pytest.mark.slow  # compiles its own kernel: make test only
 def test_every_five_card_hand():
     values = every_five_card_hand()
     categories = values >> 20
