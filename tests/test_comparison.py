@@ -80,6 +80,7 @@ def test_schedule_is_a_prefix_of_longer_schedules():
     assert comparison.schedule(0) == []
 
 
+@pytest.mark.slow  # two studies: make test only
 def test_curves_of_shorter_runs_are_prefixes():
     short = comparison.run_study("kuhn", 100, equal_nodes=False)
     long = comparison.run_study("kuhn", 1000, equal_nodes=False)

@@ -128,6 +128,7 @@ def test_exact_values_over_ranges_converge(small):
     assert late < early / 50
 
 
+@pytest.mark.slow  # a solve at every step: make test only
 def test_continual_resolving_loses_nothing_when_each_solve_is_exact(small):
     assert cfrlib.exploitability(small, continual_resolving(small)) == pytest.approx(0.0, abs=1e-9)
     # with 10 CFR+ iterations a solve, the first decision plays CFR+'s average after 10 iterations

@@ -87,6 +87,7 @@ GAMBIT_QRE = [
      0.9379815, 0.65005434, 0.34994566, 0.79722767, 0.20277233]]
 
 
+@pytest.mark.slow  # a long run: make test only
 def test_mmd_equals_openspiel_and_converges_to_gambits_qre():
     pytest.importorskip("pyspiel", reason="OpenSpiel (open_spiel) is not installed")
     from open_spiel.python.algorithms import mmd_dilated

@@ -332,6 +332,7 @@ def test_bad_backend_and_alternating():
 
 
 # ------------------------------------------------------------------ games too large to compile
+@pytest.mark.slow  # a game of 13 million histories: make test only
 def test_states_backend_on_a_game_too_large_to_compile(tmp_path):
     """Bluff with two four-sided dice each has about 13 million histories: ``auto`` picks the
     state API, which runs and stores only the infosets it meets; the strategies are

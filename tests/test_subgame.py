@@ -99,8 +99,8 @@ def test_leduc_second_round_subgames(leduc_parts):
         "? ? raise call", "? ? raise raise call"]
 
 
-@pytest.mark.parametrize("iterations", [pytest.param(10, marks=pytest.mark.slow), 30,
-                                        pytest.param(100, marks=pytest.mark.slow)])
+@pytest.mark.slow  # three Leduc blueprints and their resolvings: make test only
+@pytest.mark.parametrize("iterations", [10, 30, 100])
 def test_leduc_safe_methods_never_raise_a_best_response(leduc_parts, iterations):
     game, parts = leduc_parts
     blueprint = cfrlib.CFRPlus(game).iterate(iterations).average_strategy()
