@@ -36,7 +36,8 @@ The page's JavaScript reads the tables and nothing else, so one script serves ev
 ``root.cfrlibPlay`` (``root`` the widget's element) is the interface its buttons call, also
 used by the tests: ``reset(seed)``, ``setSeat(i)``, ``deal()``, ``act(k)`` and ``state()`` (the
 seat, the infoset, actions and words to act on, the stakes, the moves so far, the story, the
-result and the tally, per seat and over both).
+result and the tally, per seat and over both). The widget is redrawn once the calls of a script
+have run (a microtask), not at each call: a script that plays thousands of hands draws once.
 Random draws come from a seeded generator (mulberry32), seeded by ``seed`` or, without one, at
 random when the page loads.
 """
@@ -419,8 +420,10 @@ function potText(){
   var mine=s[seat],theirs=s[1-seat],owed=theirs-mine;
   return "Pot "+num(mine+theirs)+": you "+num(mine)+", the bot "+num(theirs)+"."+
     (result===null&&owed>0?" To call: "+num(owed)+".":"");}
-function render(){
-  var playing=result===null&&node>=0;
+var drawing=false;  // one redraw per batch of calls: a script playing many hands draws once
+function render(){if(!drawing){drawing=true;queueMicrotask(paint);}}
+function paint(){
+  drawing=false;var playing=result===null&&node>=0;
   deal.disabled=playing;radios.forEach(function(r){r.disabled=playing;});
   buttons.textContent="";
   log.textContent=node<0?"":story();log.hidden=node<0;
@@ -474,7 +477,8 @@ var api={
             tally:tally.map(function(t){return{n:t.n,total:t.sum,mean:mean(t),stderr:stderr(t)};})};}
 };
 root.cfrlibPlay=api;
-function focusNext(){(buttons.querySelector("button")||deal).focus();}  // keyboard play flows on
+function focusNext(){  // keyboard play flows on, on the buttons the pending redraw makes
+  queueMicrotask(function(){(buttons.querySelector("button")||deal).focus();});}
 deal.addEventListener("click",function(){api.deal();focusNext();});
 reset.addEventListener("click",function(){api.reset(data.seed);});
 hints.addEventListener("change",render);

@@ -166,7 +166,7 @@ def test_the_pages_issue_39_named_show_phone_frames_on_a_phone(browser, page):
             assert "phone" in data, f"{page}: the explorer of {control!r} has no phone frames"
             axis, start = data["axes"][k], root.evaluate(STATE)["positions"][k]
             for step in [1] * (data["shape"][k] - 1 - start) + [-1] * (data["shape"][k] - 1):
-                _move(view, root, k, axis, step)
+                _move(root, k, axis, step)
                 state = _check_shown(root, data, f"{page}, {control!r}", phone=True)
                 assert state["phone"], f"{page}: a column frame at {state['positions']}"
                 if axis["kind"] == "check":
@@ -198,7 +198,7 @@ def test_a_saved_notebooks_explorer_works_with_its_frames_inline(browser, width)
         start = root.evaluate(STATE)["positions"][0]
         sources = set()
         for step in [1] * (data["shape"][0] - 1 - start) + [-1] * (data["shape"][0] - 1):
-            _move(page, root, 0, data["axes"][0], step)
+            _move(root, 0, data["axes"][0], step)
             state = _check_shown(root, data, f"inline, {width} px", phone=width < 577)
             sources.add(state["src"])
         assert len(sources) == data["shape"][0]
@@ -249,7 +249,7 @@ def test_the_frames_nearest_the_controls_are_preloaded_first(browser):
         data = root.evaluate(PAGE_DATA)
         frames = [data["frame_of"][t] for t in range(7)]   # frame index of each stop
         for _ in range(3):
-            _move(page, root, 0, data["axes"][0], 1)
+            _move(root, 0, data["axes"][0], 1)
         state = _check_shown(root, data, "t = 6")
     finally:
         page.close()
