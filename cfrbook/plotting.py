@@ -226,8 +226,9 @@ def _draw_inline_figures_once() -> None:
     """In a notebook with the inline backend, stop pyplot redrawing each figure left open at the
     end of a cell. pyplot's redraw (a hook after every cell, which refreshes windows in other
     backends) makes no image here: the inline backend then draws the figure again to show it.
-    That wasted draw, constrained layout and all, was a third of the CPU the book's figures cost.
-    Outside IPython, or with another backend, nothing changes."""
+    That wasted draw, constrained layout and all, was a third of such a figure's cost (a quarter of
+    the kernels' matplotlib time under make test). Outside IPython, or with another backend,
+    nothing changes."""
     import matplotlib as mpl
     import matplotlib.pyplot as plt
 

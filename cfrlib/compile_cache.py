@@ -3,7 +3,7 @@
 The sampling walks (``cfrlib.solvers.sampling.kernels``), the sequence-form passes of the
 full-width engine and of the exact evaluation (``cfrlib.sequence_form``) and the hold'em layer's
 kernels (``cfrlib.holdem``: the range-vector pass, the showdown kernels, the evaluator) are
-compiled on first use, about 40 s of CPU in all on a cold cache, and kept on disk
+compiled on first use, about 35 s of CPU in all on a cold cache, and kept on disk
 (``cache=True``) for every later process of this installation. ``make venv`` runs this once, so
 that the test workers and notebook kernels that start together do not each compile the same code.
 Each walk compiles in a process of its own, as many at once as there are cores.
