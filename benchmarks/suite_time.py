@@ -1,0 +1,124 @@
+"""Where the time of the README's commands goes on this machine, from a fresh clone (issue 40).
+
+    .venv/bin/python benchmarks/suite_time.py [--keep DIR] [--markdown]
+
+Clones this checkout's HEAD into a temporary folder (or DIR, kept afterwards) and runs there, one
+after the other, as a new contributor would: ``make venv``, ``make check`` and ``make test``
+(without the browser tests, as CI runs it). For each it reports the wall time and the CPU time
+of all its processes (``getrusage`` of the children: test workers, notebook kernels, book
+builds), then the tests' own durations from pytest's ``--durations=0``, summed by kind
+(notebooks, book builds, wheel, the rest), the heaviest files and every chapter. Run it on the
+slower machines of this kind to see whether their time goes where this machine's does; the
+first lines name the CPU and whether it has AVX-512.
+
+Nothing here asserts a time: the tables are for reading (tests/test_suite_time.py checks the
+parsing and the grouping on a sample of pytest's output).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from common import print_table
+
+ROOT = Path(__file__).resolve().parents[1]
+DURATION = re.compile(r"^\s*([\d.]+)s (?:call|setup|teardown)\s+([^:\s]+)::")
+
+
+def durations_by_file(output: str) -> Counter[str]:
+    """Seconds per test file (or notebook) in pytest's ``--durations=0`` report: its tests'
+    call, setup and teardown phases summed."""
+    found: Counter[str] = Counter()
+    for line in output.splitlines():
+        match = DURATION.match(line)
+        if match:
+            found[match.group(2)] += float(match.group(1))
+    return found
+
+
+def kind_of(path: str, book_files: set[str], wheel_files: set[str]) -> str:
+    """``notebooks``, ``book builds``, ``wheel`` or ``unit tests``: what a file's time is spent on."""
+    if path.endswith(".ipynb"):
+        return "notebooks"
+    if path in book_files:
+        return "book builds"
+    if path in wheel_files:
+        return "wheel"
+    return "unit tests"
+
+
+def marked_files(marker: str) -> set[str]:
+    """The test files holding a test with ``marker`` (``book``, ``wheel``), by their source."""
+    pattern = re.compile(rf"pytest\.mark\.{marker}\b")
+    return {str(p.relative_to(ROOT)) for p in (ROOT / "tests").rglob("test_*.py")
+            if pattern.search(p.read_text())}
+
+
+def run(command: list[str], cwd: Path) -> tuple[float, float, str]:
+    """``(wall seconds, CPU seconds of every child process, output)`` of ``command``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{(done.stdout + done.stderr)[-3000:]}")
+    return wall, cpu, done.stdout
+
+
+def cpu_name() -> str:
+    info = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
+    model = re.search(r"model name\s*:\s*(.*)", info)
+    avx512 = " avx512f" in info
+    return f"{model.group(1) if model else 'unknown CPU'}, {os.cpu_count()} cores, " + \
+        ("AVX-512" if avx512 else "no AVX-512")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--keep", type=Path, help="clone into this folder and keep it")
+    parser.add_argument("--markdown", action="store_true")
+    args = parser.parse_args()
+    work = args.keep or Path(tempfile.mkdtemp(prefix="suite-time-"))
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(work)], check=True)
+    print(f"Machine: {cpu_name()}; a fresh clone of {ROOT.name} at {work}\n")
+
+    phases = {}
+    phases["make venv"] = run(["make", "venv"], work)
+    phases["make check"] = run(["make", "check", "ARGS=--durations=0 -q"], work)
+    phases["make test"] = run(["make", "test", "ARGS=--ignore=tests/browser --durations=0 -q"], work)
+    print_table(["command", "wall s", "CPU s", "CPU / wall"],
+                [[name, f"{wall:.0f}", f"{cpu:.0f}", f"{cpu / wall:.2f}"]
+                 for name, (wall, cpu, _) in phases.items()], args.markdown)
+
+    files = durations_by_file(phases["make test"][2])
+    book, wheel = marked_files("book"), marked_files("wheel")
+    kinds: Counter[str] = Counter()
+    for path, seconds in files.items():
+        kinds[kind_of(path, book, wheel)] += seconds
+    total = sum(kinds.values())
+    print(f"\nmake test: the tests' durations ({total:.0f} s summed over the workers), by kind")
+    print_table(["kind", "s", "share"], [[k, f"{s:.0f}", f"{s / total:.0%}"] for k, s in kinds.most_common()],
+                args.markdown)
+    print("\nmake test: the heaviest files")
+    print_table(["file", "s"], [[p, f"{s:.1f}"] for p, s in files.most_common(15)], args.markdown)
+    print("\nmake test: each chapter under nbval")
+    print_table(["chapter", "s"], [[p, f"{s:.1f}"] for p, s in sorted(files.items()) if p.endswith(".ipynb")],
+                args.markdown)
+    check = durations_by_file(phases["make check"][2])
+    print(f"\nmake check: the heaviest files ({sum(check.values()):.0f} s summed over the workers)")
+    print_table(["file", "s"], [[p, f"{s:.1f}"] for p, s in check.most_common(10)], args.markdown)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+"""benchmarks/suite_time.py reads pytest's durations report and sums it by file and by kind."""
+
+import pytest
+from suite_time import durations_by_file, kind_of, marked_files
+
+REPORT = """\
+============================= slowest durations ==============================
+18.81s call     tests/book/test_build_guards.py::test_nbval_fails_fast_when_a_kernel_stops_answering
+8.27s call     chapters/12_beyond_small_games.ipynb::Cell 8
+6.34s setup    tests/book/test_build_guards.py::test_nbval_fails_on_error_and_on_changed_number
+1.70s setup    chapters/06_chance_sampling.ipynb::Cell 0
+0.50s call     tests/test_sampling.py::test_one_iteration_is_unbiased_on_kuhn[os]
+0.48s call     tests/test_sampling.py::test_one_iteration_is_unbiased_on_kuhn[es]
+0.01s teardown tests/test_notebooks_anywhere.py::test_a_chapter_runs_alone
+
+(4323 durations < 0.005s hidden.  Use -vv to show these durations.)
+1875 passed in 172.77s (0:02:52)
+"""
+
+
+def test_durations_are_summed_per_file_over_every_phase():
+    found = durations_by_file(REPORT)
+    assert found == pytest.approx({"tests/book/test_build_guards.py": 25.15,
+                                   "chapters/12_beyond_small_games.ipynb": 8.27,
+                                   "chapters/06_chance_sampling.ipynb": 1.70,
+                                   "tests/test_sampling.py": 0.98,
+                                   "tests/test_notebooks_anywhere.py": 0.01})
+
+
+def test_files_are_grouped_by_what_their_time_is_spent_on():
+    book, wheel = marked_files("book"), marked_files("wheel")
+    assert "tests/book/test_build_guards.py" in book
+    assert "tests/test_notebooks_anywhere.py" in wheel
+    assert "tests/test_sampling.py" not in book | wheel
+    kinds = {path: kind_of(path, book, wheel) for path in durations_by_file(REPORT)}
+    assert kinds == {"tests/book/test_build_guards.py": "book builds",
+                     "chapters/12_beyond_small_games.ipynb": "notebooks",
+                     "chapters/06_chance_sampling.ipynb": "notebooks",
+                     "tests/test_sampling.py": "unit tests",
+                     "tests/test_notebooks_anywhere.py": "wheel"}
