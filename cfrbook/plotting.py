@@ -207,22 +207,24 @@ scaled by ``COLUMN_WIDTH`` alone came out 8.4 px high on the page (tools/figure_
 
 
 def style(phone: bool = False) -> None:
-    """Apply the book's matplotlib settings (sizes, fonts, grid, no top or right spine); for a
-    figure drawn for a phone (``phone``) every text size scaled so that ``"small"`` text is
-    :data:`~cfrbook.phone_figures.PHONE_TEXT_PT` points."""
+    """Apply the book's matplotlib settings (sizes, fonts, grid, no top or right spine), without
+    pyplot's redraw after each notebook cell (:func:`_no_post_cell_redraw`); for a figure drawn
+    for a phone (``phone``, inside a figure's rendering) every text size scaled so that
+    ``"small"`` text is :data:`~cfrbook.phone_figures.PHONE_TEXT_PT` points."""
     import matplotlib as mpl
 
     from .phone_figures import PHONE_TEXT_PT
 
     mpl.rcParams.update(_STYLE)
-    _draw_inline_figures_once()
-    if phone:   # "small" is 0.833 of font.size in matplotlib's scale of named sizes
-        scale = PHONE_TEXT_PT / (0.833 * _STYLE["font.size"])
-        mpl.rcParams.update({key: _STYLE[key] * scale
-                             for key in (*_TEXT_SIZES, "xtick.labelsize", "ytick.labelsize")})
+    if not phone:
+        _no_post_cell_redraw()
+        return
+    scale = PHONE_TEXT_PT / (0.833 * _STYLE["font.size"])   # "small" is 0.833 of font.size
+    mpl.rcParams.update({key: _STYLE[key] * scale
+                         for key in (*_TEXT_SIZES, "xtick.labelsize", "ytick.labelsize")})
 
 
-def _draw_inline_figures_once() -> None:
+def _no_post_cell_redraw() -> None:
     """In a notebook with the inline backend, stop pyplot redrawing each figure left open at the
     end of a cell. pyplot's redraw (a hook after every cell, which refreshes windows in other
     backends) makes no image here: the inline backend then draws the figure again to show it.
