@@ -91,7 +91,9 @@ def main() -> None:
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="suite-time-"))
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(work)], check=True)
-    print(f"Machine: {cpu_name()}; a fresh clone of {ROOT.name} at {work}\n")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=work, capture_output=True,
+                            text=True).stdout.strip()
+    print(f"Machine: {cpu_name()}; a fresh clone of commit {commit} in {work}\n")
 
     phases = {}
     phases["make venv"] = run(["make", "venv"], work)
@@ -107,16 +109,16 @@ def main() -> None:
     for path, seconds in files.items():
         kinds[kind_of(path, book, wheel)] += seconds
     total = sum(kinds.values())
-    print(f"\nmake test: the tests' durations ({total:.0f} s summed over the workers), by kind")
+    print(f"make test: the tests' durations ({total:.0f} s summed over the workers), by kind")
     print_table(["kind", "s", "share"], [[k, f"{s:.0f}", f"{s / total:.0%}"] for k, s in kinds.most_common()],
                 args.markdown)
-    print("\nmake test: the heaviest files")
+    print("make test: the heaviest files")
     print_table(["file", "s"], [[p, f"{s:.1f}"] for p, s in files.most_common(15)], args.markdown)
-    print("\nmake test: each chapter under nbval")
+    print("make test: each chapter under nbval")
     print_table(["chapter", "s"], [[p, f"{s:.1f}"] for p, s in sorted(files.items()) if p.endswith(".ipynb")],
                 args.markdown)
     check = durations_by_file(phases["make check"][2])
-    print(f"\nmake check: the heaviest files ({sum(check.values()):.0f} s summed over the workers)")
+    print(f"make check: the heaviest files ({sum(check.values()):.0f} s summed over the workers)")
     print_table(["file", "s"], [[p, f"{s:.1f}"] for p, s in check.most_common(10)], args.markdown)
 
 
