@@ -6,10 +6,11 @@ environment whose other packages are those of the test's own environment (a ``.p
 points at its site-packages, whose editable install of the checkout is not read from there), so
 nothing of the repository is on the kernel's path and no package is downloaded twice. Then:
 
+* the solvers compile their passes into a numba cache of the wheel's own (``NUMBA_CACHE_DIR``)
+  and load them back;
 * one chapter (one without compiled walks, which numba would compile again for the wheel) is
   copied alone into an empty folder and executed there from top to bottom by that
-  environment's kernel (tools/execute-notebooks);
-* a sampling solver compiles its walk into a numba cache of its own and loads it back;
+  environment's kernel (tools/execute-notebooks), with the same numba cache;
 * every chapter's imports run in that environment, from an empty folder;
 * no chapter names a file of the repository (a path that exists beside the chapters or at the
   root), and every recorded data set a chapter loads comes with the wheel.
@@ -40,10 +41,14 @@ CHAPTERS = sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb"))
 RUN_IN_FULL = "02_cfr_on_kuhn_poker"
 
 
-def _clean_env() -> dict[str, str]:
-    """The environment without anything that points into this repository's .venv."""
-    drop = ("JUPYTER_PATH", "PYTHONPATH", "VIRTUAL_ENV", "PYTEST_", "COV_")
-    return {k: v for k, v in os.environ.items() if not k.startswith(drop)}
+def _clean_env(wheel_env: Path | None = None) -> dict[str, str]:
+    """The environment without anything that points into this repository's .venv (nor numba's
+    settings); with ``wheel_env``, numba's cache is that environment's own, beside it."""
+    drop = ("JUPYTER_PATH", "PYTHONPATH", "VIRTUAL_ENV", "PYTEST_", "COV_", "NUMBA_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
+    if wheel_env is not None:
+        env["NUMBA_CACHE_DIR"] = str(wheel_env.parents[2] / "numba")
+    return env
 
 
 def _code(chapter: Path) -> list[str]:
@@ -89,6 +94,27 @@ def test_the_wheel_carries_both_packages_and_the_data_and_not_the_checkout(wheel
     assert loaded == "True"
 
 
+def test_solvers_run_from_the_wheel_with_their_own_numba_cache(wheel_env, tmp_path):
+    """Used from another directory, the wheel's first process compiles its best-response passes
+    into ``NUMBA_CACHE_DIR`` (the override of numba's cache place), the second loads them, and
+    both give this checkout's numbers. (The sequence form's passes, the cheapest of cfrlib's
+    compiled code to compile cold: 2 s of CPU against 4 for a sampling walk, cached by the
+    same numba mechanism; the chapter run below loads them from there.)"""
+    import cfrlib
+    from cfrlib import games
+
+    script = ("import cfrlib; from cfrlib import games; print(cfrlib.__file__); "
+              "print(cfrlib.exploitability(games.leduc(), cfrlib.uniform_strategy(games.leduc())))")
+    env = _clean_env(wheel_env)
+    cache = Path(env["NUMBA_CACHE_DIR"])
+    runs = [subprocess.run([str(wheel_env), "-c", script], cwd=tmp_path, env=env, check=True,
+                           capture_output=True, text=True).stdout.splitlines() for _ in range(2)]
+    assert runs[0] == runs[1]
+    assert runs[0][0].startswith(str(wheel_env.parents[1]))
+    assert any(cache.rglob("*sequence_form*.nbi"))
+    assert runs[0][1] == str(cfrlib.exploitability(games.leduc(), cfrlib.uniform_strategy(games.leduc())))
+
+
 def test_a_chapter_runs_alone(wheel_env, tmp_path):
     (chapter,) = [c for c in CHAPTERS if c.stem == RUN_IN_FULL]
     copy = tmp_path / chapter.name
@@ -96,30 +122,9 @@ def test_a_chapter_runs_alone(wheel_env, tmp_path):
     run = subprocess.run(
         [str(wheel_env), str(ROOT / "tools" / "execute-notebooks"), "--frames", "opening",
          "--limit", "600", str(copy)],
-        cwd=tmp_path, env=_clean_env(), capture_output=True, text=True)
+        cwd=tmp_path, env=_clean_env(wheel_env), capture_output=True, text=True)
     assert run.returncode == 0, (run.stdout + run.stderr)[-4000:]
     assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".ipynb") == [chapter.name]
-
-
-def test_solvers_run_from_the_wheel_with_their_own_numba_cache(wheel_env, tmp_path):
-    """Used from another directory, the wheel's first process compiles its best-response passes
-    into ``NUMBA_CACHE_DIR`` (the override of numba's cache place), the second loads them, and
-    both give this checkout's numbers. (The sequence form's passes, the cheapest of cfrlib's
-    compiled code to compile cold: 2 s of CPU against 4 for a sampling walk, cached by the
-    same numba mechanism.)"""
-    import cfrlib
-    from cfrlib import games
-
-    script = ("import cfrlib; from cfrlib import games; print(cfrlib.__file__); "
-              "print(cfrlib.exploitability(games.leduc(), cfrlib.uniform_strategy(games.leduc())))")
-    env = {k: v for k, v in _clean_env().items() if not k.startswith("NUMBA_")}
-    env["NUMBA_CACHE_DIR"] = str(tmp_path / "numba")
-    runs = [subprocess.run([str(wheel_env), "-c", script], cwd=tmp_path, env=env, check=True,
-                           capture_output=True, text=True).stdout.splitlines() for _ in range(2)]
-    assert runs[0] == runs[1]
-    assert runs[0][0].startswith(str(wheel_env.parents[1]))
-    assert any((tmp_path / "numba").rglob("*sequence_form*.nbi"))
-    assert runs[0][1] == str(cfrlib.exploitability(games.leduc(), cfrlib.uniform_strategy(games.leduc())))
 
 
 def _imports(chapter: Path) -> list[str]:

@@ -6,8 +6,8 @@ _config.yml, the build script), and checks that `make test` would fail on a note
 number changed, and that `make book` would fail on a broken cross-reference, on a notebook
 missing from _toc.yml, on a notebook saved unexecuted, on one that saved an error, on a quoted
 number with no stored result and on an explorer saved without all its frames. The defects of
-the book share one build, each in its own notebook, and the log must name each at its place; a
-clean twin passes.
+the book share one build, each in its own notebook, and the log must name each at its place and
+say nothing of the clean twins beside them.
 
 A kernel that stops answering (a cell that sends SIGSTOP to its own kernel: alive, silent,
 idle) fails `make test` fast, after one restart, with "kernel stopped answering"; a notebook
@@ -100,13 +100,14 @@ def _outcomes(report: Path) -> dict[str, list[str]]:
     return outcome
 
 
-def _pytest(root: Path, env: dict[str, str]) -> tuple[subprocess.CompletedProcess, dict[str, list[str]]]:
-    """Run pytest (with the copied configuration) in ``root`` with ``env`` added to the
-    environment; the run and each notebook's outcomes."""
+def _pytest(root: Path, env: dict[str, str], *options: str) -> tuple[subprocess.CompletedProcess, dict[str, list[str]]]:
+    """Run pytest (with the copied configuration and ``options``) in ``root`` with ``env`` added
+    to the environment; the run and each notebook's outcomes. The timeout bounds a run whose
+    watchdog failed, far below nbval's cell timeout of pytest.ini."""
     report = root / "report.xml"
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={report}"],
-        cwd=root, env={**_env(), **env}, capture_output=True, text=True, timeout=600,
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *options, f"--junitxml={report}"],
+        cwd=root, env={**_env(), **env}, capture_output=True, text=True, timeout=240,
     )
     return run, _outcomes(report)
 
@@ -121,21 +122,30 @@ FIGURE = ("import matplotlib.pyplot as plt\n"
           "print('drawn')")
 
 
+STOP_KERNEL = "import os, signal\nos.kill(os.getpid(), signal.SIGSTOP)  # alive, silent, idle"
+STOP_ONCE = ("import os, pathlib, signal\nmarker = pathlib.Path('../stop-once')\n"
+             "if marker.exists():\n    marker.unlink()\n    os.kill(os.getpid(), signal.SIGSTOP)\n"
+             "print(x + 1)")
+
+
 @pytest.fixture(scope="module")
 def nbval_run(tmp_path_factory) -> tuple[subprocess.CompletedProcess, dict[str, list[str]]]:
-    """One pytest run (as make test runs a chapter) over two notebooks: every defect of the tests
-    below in a cell of its own in one, their clean twins in the other (each kernel start costs
-    about 2 s of CPU, its figure check's matplotlib included). The first kernel the run starts
-    dies before answering (as when another process takes one of its ports between their choice
-    and its bind), so that the run also shows it started once more."""
+    """One pytest run as make test runs the chapters (two workers, whole notebooks on one), with
+    a kernel stall of 5 s, over four notebooks: every defect of the tests below in a cell of its
+    own in one, their clean twins in another (each kernel start costs about 2 s of CPU, its
+    figure check's matplotlib included), and two whose kernel stops answering, for good or
+    once. The first kernel the run starts dies before answering (as when another process takes
+    one of its ports between their choice and its bind), so that the run also shows it started
+    once more."""
     root = tmp_path_factory.mktemp("nbval")
     chapters = _test_setup(root)
     startup = root / "ipython" / "profile_default" / "startup"
     startup.mkdir(parents=True)
     (root / "die-once").touch()
-    (startup / "00-die-once.py").write_text(
-        "import os, pathlib\nmarker = pathlib.Path(%r)\n"
-        "if marker.exists():\n    marker.unlink()\n    os._exit(1)\n" % str(root / "die-once"))
+    (root / "stop-once").touch()
+    (startup / "00-die-once.py").write_text(    # two kernels may start at once: one dies
+        "import os, pathlib\ntry:\n    pathlib.Path(%r).unlink()\nexcept FileNotFoundError:\n"
+        "    pass\nelse:\n    os._exit(1)\n" % str(root / "die-once"))
     current = {'f"{6 * 7 / 100:.1%}"': "'42.0%'", "x": "42"}
     timing = _quote({**current, "x": "41"})          # a measurement: not compared, like its code
     timing.metadata["tags"] = ["nbval-ignore-output"]
@@ -157,8 +167,14 @@ def nbval_run(tmp_path_factory) -> tuple[subprocess.CompletedProcess, dict[str, 
         ("print(x)", "42\n"), _quote(None),
         (FIGURE.format(where="center"), "drawn\n"),
     ])
-    run, outcome = _pytest(root, {"IPYTHONDIR": str(root / "ipython")})
-    return run, outcome | {"died once": [str(not (root / "die-once").exists())]}
+    _notebook(chapters / "stops_for_good.ipynb",
+              [("x = 6 * 7\nprint(x)", "42\n"), (STOP_KERNEL, None), ("print(x)", "42\n")])
+    _notebook(chapters / "stops_once.ipynb",
+              [("x = 6 * 7\nprint(x)", "42\n"), (STOP_ONCE, "43\n"), ("print(x)", "42\n")])
+    run, outcome = _pytest(root, {"IPYTHONDIR": str(root / "ipython")}, "-n", "2", "--dist",
+                           "loadfile", "-o", "nbval_kernel_stall=5")
+    return run, outcome | {"died once": [str(not (root / "die-once").exists())],
+                           "kernels left": [str(pid) for pid in _kernels_in(chapters)]}
 
 
 def test_nbval_fails_on_error_and_on_changed_number(nbval_run):
@@ -170,29 +186,12 @@ def test_nbval_fails_on_error_and_on_changed_number(nbval_run):
     assert "41" in run.stdout and "42" in run.stdout
 
 
-def test_nbval_fails_fast_when_a_kernel_stops_answering(tmp_path):
-    """As `make test` runs (several workers, whole notebooks on one): a kernel that stops
-    answering for good fails its cell after one restart and replay, with a message naming the
-    notebook, and the notebook's later cells fail at once; a kernel that stops only once is
-    restarted and its notebook passes. The run is bounded by the subprocess timeout below,
-    far shorter than nbval's cell timeout of pytest.ini."""
-    chapters = _test_setup(tmp_path)
-    (tmp_path / "stop-once").touch()
-    stop_once = ("import os, pathlib, signal\nmarker = pathlib.Path('../stop-once')\n"
-                 "if marker.exists():\n    marker.unlink()\n    os.kill(os.getpid(), signal.SIGSTOP)\n"
-                 "print(x + 1)")
-    _notebook(chapters / "stops_for_good.ipynb",
-              [("x = 6 * 7\nprint(x)", "42\n"), (STOP_KERNEL, None), ("print(x)", "42\n")])
-    _notebook(chapters / "stops_once.ipynb",
-              [("x = 6 * 7\nprint(x)", "42\n"), (stop_once, "43\n"), ("print(x)", "42\n")])
-
-    report = tmp_path / "report.xml"
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2", "--dist",
-         "loadfile", "-o", "nbval_kernel_stall=5", f"--junitxml={report}"],
-        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=240,
-    )
-    outcome = _outcomes(report)
+def test_nbval_fails_fast_when_a_kernel_stops_answering(nbval_run):
+    """A kernel that stops answering for good fails its cell after one restart and replay, with
+    a message naming the notebook, and the notebook's later cells fail at once; a kernel that
+    stops only once is restarted and its notebook passes. The run is bounded by the timeout of
+    _pytest, far shorter than nbval's cell timeout of pytest.ini."""
+    run, outcome = nbval_run
     assert run.returncode == 1, run.stdout[-3000:]
     assert outcome["stops_for_good"] == ["passed", "failed", "failed"], run.stdout[-3000:]
     assert ("chapters/stops_for_good.ipynb, cell 1: kernel stopped answering: no reply and no "
@@ -202,7 +201,7 @@ def test_nbval_fails_fast_when_a_kernel_stops_answering(tmp_path):
     assert outcome["stops_once"] == ["passed", "passed", "passed"], run.stdout[-3000:]
     assert "stops_once.ipynb, cell 1: kernel stopped answering" in run.stdout
     assert "restarted the kernel, replayed the cells before cell 1 and ran it again" in run.stdout
-    assert not _kernels_in(chapters), "a kernel of the run was left behind"
+    assert outcome["kernels left"] == [], "a kernel of the run was left behind"
 
 
 def test_a_kernel_that_dies_while_starting_is_started_again(nbval_run):
@@ -266,7 +265,6 @@ Some math, $\\sigma^t(I, a)$, and a citation {cite:p}`zinkevich2007regret`.
 """
 
 
-STOP_KERNEL = "import os, signal\nos.kill(os.getpid(), signal.SIGSTOP)  # alive, silent, idle"
 UNEXECUTED = nbformat.v4.new_code_cell("print('done')")
 SAVED_ERROR = nbformat.v4.new_code_cell("1 / 0", execution_count=2, outputs=[
     nbformat.v4.new_output("error", ename="ZeroDivisionError", evalue="division by zero",
@@ -311,24 +309,6 @@ def _build(root: Path) -> subprocess.CompletedProcess:
     )
 
 
-def test_a_clean_book_builds_without_a_kernel_and_shows_the_stored_quotes(tmp_path):
-    """The clean twin of the defects below. Built from its saved outputs: were a kernel
-    started, the cell that stops its own kernel would make the build sit until the timeout of
-    _build; it finishes and starts none. Each {eval} expression shows its stored result,
-    strings without their quotes (as jupyterlab-myst shows them)."""
-    quote = _quote({'f"{6 * 7 / 100:.1%}"': "'42.0%'", "x": "42"})
-    _small_book(tmp_path, {"chapter": [("print(6 * 7)", "42\n"), (STOP_KERNEL, None), quote],
-                           "explorer": [("print(6 * 7)", "42\n"), _explorer_cell([0, 0])]})
-    run = _build(tmp_path)
-    log = run.stdout + run.stderr
-    assert run.returncode == 0, log[-4000:]
-    assert "front page:" in run.stdout and "Executing notebook" not in log
-    page = (tmp_path / "_build" / "html" / "chapters" / "chapter.html").read_text()
-    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
-    assert "The answer is 42.0% of 42 ." in text, text[-2000:]
-    assert (tmp_path / "_build" / "html" / "chapters" / "explorer.html").is_file()
-
-
 DEFECTS = {   # notebook: (its cells after print(6 * 7), the message that names its defect)
     "unexecuted": (UNEXECUTED, "code cell 1 was not executed"),
     "saved_error": (SAVED_ERROR, "code cell 1 saved an error: ZeroDivisionError"),
@@ -338,23 +318,50 @@ DEFECTS = {   # notebook: (its cells after print(6 * 7), the message that names 
                        "code cell 1: an explorer lacks 1 of its frames (saved without "
                        "CFRLIB_EXPLORER_FRAMES=all)"),
 }
+CLEAN = {     # notebooks without a defect: the build says nothing about them
+    "chapter": [("print(6 * 7)", "42\n"), (STOP_KERNEL, None),
+                _quote({'f"{6 * 7 / 100:.1%}"': "'42.0%'", "x": "42"})],
+    "explorer": [("print(6 * 7)", "42\n"), _explorer_cell([0, 0])],
+}
 
 
-def test_book_build_fails_on_each_defect_and_names_it(tmp_path):
-    """One book with every defect, each in its own notebook (or in the introduction, or a
-    notebook left out of the toc): the build fails and its log names each defect at its
-    notebook, so each failure is caused by its own defect (the clean twin above passes)."""
-    _small_book(tmp_path, {name: [("print(6 * 7)", "42\n"), cell]
-                           for name, (cell, _) in DEFECTS.items()},
+@pytest.fixture(scope="module")
+def book_build(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """One build (each costs about 6 s of CPU) of a book with every defect, each in its own
+    notebook (or in the introduction, or a notebook left out of the toc), beside clean twins."""
+    root = tmp_path_factory.mktemp("book")
+    _small_book(root, {**CLEAN, **{name: [("print(6 * 7)", "42\n"), cell]
+                                   for name, (cell, _) in DEFECTS.items()}},
                 intro_extra="\nSee {ref}`no-such-label`.\n", orphan=True)
-    run = _build(tmp_path)
+    return root, _build(root)
+
+
+def test_book_build_fails_on_each_defect_and_names_it(book_build):
+    """The build fails and its log names each defect at its notebook, and no line of it names
+    a clean twin, so each failure is caused by its own defect."""
+    _, run = book_build
     log = run.stdout + run.stderr
     assert run.returncode != 0, f"the build passed despite its defects:\n{log[-4000:]}"
-    lines = log.splitlines()
+    problems = [line for line in log.splitlines() if re.search(r"\b(WARNING|ERROR|CRITICAL)\b", line)]
     for name, (_, message) in DEFECTS.items():
-        assert any(f"{name}" in line and message in line for line in lines), (name, log[-4000:])
+        assert any(f"{name}" in line and message in line for line in problems), (name, log[-4000:])
     assert "undefined label: 'no-such-label'" in log, log[-4000:]
     assert "document isn't included in any toctree" in log and "orphan" in log, log[-4000:]
+    for name in CLEAN:
+        assert not [line for line in problems if f"chapters/{name}." in line], (name, log[-4000:])
+
+
+def test_the_book_builds_without_a_kernel_and_shows_the_stored_quotes(book_build):
+    """Built from the saved outputs: were a kernel started, the cell that stops its own kernel
+    would make the build sit until the timeout of _build; it finishes and starts none. Each
+    {eval} expression shows its stored result, strings without their quotes (as
+    jupyterlab-myst shows them), and the clean twins' pages are written."""
+    root, run = book_build
+    assert "Executing notebook" not in run.stdout + run.stderr
+    page = (root / "_build" / "html" / "chapters" / "chapter.html").read_text()
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert "The answer is 42.0% of 42 ." in text, text[-2000:]
+    assert (root / "_build" / "html" / "chapters" / "explorer.html").is_file()
 
 
 def test_quoted_expressions_are_found_in_directives_not_in_code():
