@@ -185,7 +185,11 @@ def _skip_without_explorers():
 
 def _play_positions(page, root, data: dict) -> tuple[list[int], str]:
     """Click play on a page whose clock is faked and record the played slider's position after
-    the click and after each tick (two ticks more than the slider has stops)."""
+    the click and after each tick (two ticks more than the slider has stops). The clock is paused
+    first (a minute ahead: it may not go back, and real time passes until the call arrives), so
+    that only run_for moves it: a faked clock otherwise also runs with real time, and on a busy
+    machine a slow round trip let a second tick fire between two readings."""
+    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 60)   # Unix seconds
     button = root.locator("[data-play]")
     k = int(button.get_attribute("data-play"))
     slider = root.locator(f'input[type=range][data-axis="{k}"]')
