@@ -63,7 +63,8 @@ help:
 venv: $(STAMP)
 
 # uv installs the pinned requirements in about 15 s where pip takes about 90 (a fresh machine, no
-# cache: parallel downloads, no per-package resolution); pip stays the fallback. uv writes no .pyc
+# cache: parallel downloads, no per-package resolution), and cfrlib itself, editable, in a fraction
+# of pip's 2 s; pip stays the fallback. uv writes no .pyc
 # files: the first process to import a module writes its bytecode (the commands unexport
 # PYTHONDONTWRITEBYTECODE, above), so only the modules the book and its tests import are compiled,
 # and mostly by the background steps below. uv's --compile-bytecode compiled all 9,000 modules of
@@ -81,8 +82,9 @@ $(STAMP):
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION) \
 	  && $(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.txt \
-	  || $(BIN)/python -m pip install --quiet -r requirements.txt
-	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	  && $(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps --no-build-isolation -e . \
+	  || { $(BIN)/python -m pip install --quiet -r requirements.txt \
+	       && $(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .; }
 	$(BIN)/python -m compileall -q -j 0 cfrlib cfrbook tools tests conftest.py
 	@echo "mypy and pytest: filling their caches in the background"
 	@$(BIN)/python -m mypy --config-file pyproject.toml >/dev/null & mypy=$$!; \
