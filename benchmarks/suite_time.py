@@ -9,7 +9,8 @@ of all its processes (``getrusage`` of the children: test workers, notebook kern
 builds), then the tests' own durations from pytest's ``--durations=0``, summed by kind
 (notebooks, book builds, wheel, the rest), the heaviest files and every chapter. Run it on the
 slower machines of this kind to see whether their time goes where this machine's does; the
-first lines name the CPU and whether it has AVX-512.
+first lines name the CPU, whether its cores are threads of one physical core (SMT) and whether it
+has AVX-512.
 
 Nothing here asserts a time: the tables are for reading (tests/test_suite_time.py checks the
 parsing and the grouping on a sample of pytest's output).
@@ -76,11 +77,25 @@ def run(command: list[str], cwd: Path) -> tuple[float, float, str]:
     return wall, cpu, done.stdout
 
 
+def threads_of_a_core(siblings: str) -> int:
+    """How many logical CPUs share cpu0's physical core, from the kernel's
+    ``thread_siblings_list`` ("0", "0-1", "0,2"); more than one means SMT: two test workers on
+    two such CPUs share one core's arithmetic."""
+    count = 0
+    for part in filter(None, siblings.strip().split(",")):
+        first, _, last = part.partition("-")
+        count += int(last or first) - int(first) + 1
+    return count
+
+
 def cpu_name() -> str:
     info = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
     model = re.search(r"model name\s*:\s*(.*)", info)
     avx512 = " avx512f" in info
-    return f"{model.group(1) if model else 'unknown CPU'}, {os.cpu_count()} cores, " + \
+    siblings = Path("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list")
+    threads = threads_of_a_core(siblings.read_text()) if siblings.exists() else 1
+    shared = f" (SMT: {threads} threads a physical core)" if threads > 1 else ", one thread a core"
+    return f"{model.group(1) if model else 'unknown CPU'}, {os.cpu_count()} cores{shared}, " + \
         ("AVX-512" if avx512 else "no AVX-512")
 
 

@@ -1,7 +1,7 @@
 """benchmarks/suite_time.py reads pytest's durations report and sums it by file and by kind."""
 
 import pytest
-from suite_time import durations_by_file, kind_of, marked_files
+from suite_time import durations_by_file, kind_of, marked_files, threads_of_a_core
 
 REPORT = """\
 ============================= slowest durations ==============================
@@ -38,3 +38,8 @@ def test_files_are_grouped_by_what_their_time_is_spent_on():
                      "chapters/06_chance_sampling.ipynb": "notebooks",
                      "tests/test_sampling.py": "unit tests",
                      "tests/test_notebooks_anywhere.py": "wheel"}
+
+
+@pytest.mark.parametrize("siblings, threads", [("0\n", 1), ("0-1\n", 2), ("0,2\n", 2), ("0-1,4-5", 4)])
+def test_the_threads_sharing_a_core_are_read_from_the_kernels_list(siblings, threads):
+    assert threads_of_a_core(siblings) == threads
