@@ -64,10 +64,9 @@ venv: $(STAMP)
 
 # uv installs the pinned requirements in about 15 s where pip takes about 90 (a fresh machine, no
 # cache: parallel downloads, no per-package resolution), and cfrlib itself, editable, in a fraction
-# of pip's 2 s; pip stays the fallback. uv writes no .pyc
-# files: the first process to import a module writes its bytecode (the commands unexport
-# PYTHONDONTWRITEBYTECODE, above), so only the modules the book and its tests import are compiled,
-# and mostly by the background steps below. uv's --compile-bytecode compiled all 9,000 modules of
+# of pip's 2 s; pip stays the fallback. uv writes no .pyc files: the first process to import a
+# module writes its bytecode (the commands unexport PYTHONDONTWRITEBYTECODE, above), so only the
+# modules the book and its tests import are compiled, and mostly by the background steps below. uv's --compile-bytecode compiled all 9,000 modules of
 # the environment at install, 10 s before anything else could start (Intel Xeon); compileall still
 # compiles the checkout's own modules. Then numba compiles cfrlib's walks and hold'em kernels once
 # into its on-disk cache (about 35 s of CPU: 17 in one process for the hold'em kernels, 5 for each

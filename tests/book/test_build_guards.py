@@ -327,7 +327,7 @@ CLEAN = {     # notebooks without a defect: the build says nothing about them
 
 @pytest.fixture(scope="module")
 def book_build(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
-    """One build (each costs about 6 s of CPU) of a book with every defect, each in its own
+    """One build (a build costs about 6 s of CPU) of a book with every defect, each in its own
     notebook (or in the introduction, or a notebook left out of the toc), beside clean twins."""
     root = tmp_path_factory.mktemp("book")
     _small_book(root, {**CLEAN, **{name: [("print(6 * 7)", "42\n"), cell]
