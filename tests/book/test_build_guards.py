@@ -100,7 +100,8 @@ def _outcomes(report: Path) -> dict[str, list[str]]:
     return outcome
 
 
-def _pytest(root: Path, env: dict[str, str], *options: str) -> tuple[subprocess.CompletedProcess, dict[str, list[str]]]:
+def _pytest(root: Path, env: dict[str, str],
+            *options: str) -> tuple[subprocess.CompletedProcess, dict[str, list[str]]]:
     """Run pytest (with the copied configuration and ``options``) in ``root`` with ``env`` added
     to the environment; the run and each notebook's outcomes. The timeout bounds a run whose
     watchdog failed, far below nbval's cell timeout of pytest.ini."""
