@@ -1,7 +1,7 @@
 """Explorers' frames on a phone (issue 39): the published page carries a phone rendering of each
 frame (cfrbook.interactive), crowded category labels are set upright in a phone rendering
 (cfrbook.phone_figures), and an explorer has phone frames only when every frame has one. The
-build serves them as files (tools/explorer_frames.py, tests/test_explorer_frames.py)."""
+build serves them as files (tools/explorer_frames.py, tests/test_served_frames.py)."""
 
 from __future__ import annotations
 

@@ -42,7 +42,7 @@ WEIGHED = ["chapters/03_games_and_exploitability.html", "chapters/04_vanilla_cfr
            "chapters/13_frontier.html"]
 """Pages loaded in the browser to count what they fetch (about 6 s each): the costliest on a
 phone (3), on a laptop (13) and the one whose explorers have no phone frames (4)
-(tests/test_explorer_frames.py checks the count itself on a made-up page)."""
+(tests/test_served_frames.py checks the count itself on a made-up page)."""
 
 
 def _built():
