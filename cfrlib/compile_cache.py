@@ -2,8 +2,8 @@
 
 The sampling walks (``cfrlib.solvers.sampling.kernels``), the sequence-form passes of the
 full-width engine and of the exact evaluation (``cfrlib.sequence_form``) and the hold'em layer's
-kernels (``cfrlib.holdem``: the range-vector pass, the showdown kernels, the evaluator) are
-compiled on first use, about 35 s of CPU in all on a cold cache, and kept on disk
+kernels (``cfrlib.holdem``: the range-vector pass, the showdown kernels, the evaluator) and Deep CFR's
+traversal are compiled on first use, about 37 s of CPU in all on a cold cache, and kept on disk
 (``cache=True``) for every later process of this installation. ``make venv`` runs this once, so
 that the test workers and notebook kernels that start together do not each compile the same code.
 Each walk compiles in a process of its own, as many at once as there are cores.
@@ -16,6 +16,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from . import CFR, expected_value, exploitability, games, holdem
+from .deep_cfr import DeepCFR
 from .holdem import toys
 from .solvers.sampling import ChanceSamplingCFR, ExternalSamplingMCCFR, OutcomeSamplingMCCFR
 
@@ -23,12 +24,14 @@ SOLVERS = {"chance sampling": ChanceSamplingCFR, "external sampling": ExternalSa
            "outcome sampling": OutcomeSamplingMCCFR}
 RANGE_VECTOR = "range-vector CFR"
 FULL_WIDTH = "full-width CFR"
+DEEP_CFR = "Deep CFR"
 
 
 def compile_one(name: str) -> str:
     """Run the walk of sampling solver ``name`` twice on Kuhn (every rule runs the same compiled
     walk), read its regrets (``settled``) and run the exact evaluation once; for
     ``FULL_WIDTH``, iterate the full-width engine and evaluate its strategy on Kuhn; for
+    ``DEEP_CFR``, one iteration of Deep CFR on Kuhn with the smallest networks; for
     ``RANGE_VECTOR``, iterate, query and evaluate the range-vector solver on Leduc (with threads)
     and on a hold'em river."""
     if name == RANGE_VECTOR:
@@ -43,6 +46,9 @@ def compile_one(name: str) -> str:
     if name == FULL_WIDTH:
         expected_value(kuhn, CFR(kuhn).iterate(2).average_strategy())
         return name
+    if name == DEEP_CFR:
+        DeepCFR(kuhn, traversals=2, hidden=(2,), advantage_steps=1, policy_steps=1, batch_size=2).iterate(1)
+        return name
     solver = SOLVERS[name](kuhn, seed=0).iterate(2)
     _ = solver.regret
     exploitability(kuhn, solver.average_strategy())
@@ -54,7 +60,7 @@ def compile_all(processes: int | None = None) -> float:
     once (default: the number of cores); the seconds it took."""
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=processes or os.cpu_count() or 1) as pool:
-        list(pool.map(compile_one, [RANGE_VECTOR, FULL_WIDTH, *SOLVERS]))  # the longest (hold'em's) first
+        list(pool.map(compile_one, [RANGE_VECTOR, FULL_WIDTH, *SOLVERS, DEEP_CFR]))  # the longest (hold'em's) first
     return time.perf_counter() - start
 
 
