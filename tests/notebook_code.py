@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import nbformat
+import notebook_cache
 
 CHAPTERS = Path(__file__).resolve().parents[1] / "chapters"
 _PYTHON_BLOCK = re.compile(r"^(`{3,})python\s*\n(.*?)^\1\s*$", re.DOTALL | re.MULTILINE)
@@ -19,7 +19,7 @@ _PYTHON_BLOCK = re.compile(r"^(`{3,})python\s*\n(.*?)^\1\s*$", re.DOTALL | re.MU
 def solution_code(notebook: str, label: str) -> str:
     """The first python code block of the solution of exercise ``label`` in ``notebook``
     (a file name in chapters/)."""
-    cells = nbformat.read(CHAPTERS / notebook, as_version=4).cells
+    cells = notebook_cache.read(CHAPTERS / notebook).cells
     for cell in cells:
         if cell.cell_type != "markdown":
             continue

@@ -8,6 +8,7 @@ import re
 
 import book_words
 import nbformat
+import notebook_cache
 import pytest
 
 CHAPTERS = [path for path in book_words.book_order() if path.suffix == ".ipynb"]
@@ -22,7 +23,7 @@ _QUOTED_USE = re.compile(r"quoted\[\\?['\"]([\w-]+)\\?['\"]\]")
 
 
 def _cells(path):
-    return nbformat.read(path, as_version=4).cells
+    return notebook_cache.read(path).cells
 
 
 @pytest.fixture(scope="module")

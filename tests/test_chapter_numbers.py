@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import book_words
-import nbformat
+import notebook_cache
 import pytest
 
 CHAPTERS = [path for path in book_words.book_order() if path.suffix == ".ipynb"]
@@ -36,7 +36,7 @@ def quoted_keys(code: str) -> list[str]:
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_labels_and_quoted_keys_carry_their_chapters_number(path):
     chapter = int(path.name[:2])
-    cells = nbformat.read(path, as_version=4).cells
+    cells = notebook_cache.read(path).cells
     wrong_labels = sorted({label for cell in cells if cell.cell_type == "markdown"
                            for label in labels(cell.source) if _number(label) != chapter})
     wrong_keys = sorted({key for cell in cells if cell.cell_type == "code"

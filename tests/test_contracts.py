@@ -6,11 +6,11 @@ what the table says."""
 from __future__ import annotations
 
 import ast
-import json
 import re
 from pathlib import Path
 from typing import NamedTuple
 
+import notebook_cache
 from architecture import ROOT, named_test, table
 
 from cfrbook import datasets
@@ -19,7 +19,7 @@ MARKER = re.compile(r"^\s*# Shown in the book: chapters? (\d+(?:, \d+)*)\.$")
 
 
 def _code_cells(chapter: Path) -> list[ast.Module]:
-    cells = json.loads(chapter.read_text())["cells"]
+    cells = notebook_cache.read(chapter).cells
     parsed = []
     for source in ("".join(c["source"]) for c in cells if c["cell_type"] == "code"):
         try:

@@ -8,6 +8,7 @@ the same seed: both draw one uniform number per chance and opponent node, in the
 
 import itertools
 
+import notebook_cache
 import numpy as np
 import pytest
 
@@ -72,10 +73,8 @@ def test_chapter6_solution_reproduces_cfrlib_on_leduc_where_infosets_met_so_far(
 
 def test_chapter6_skeleton_is_not_the_solution():
     # The cell the reader fills in raises until it is written; the checker reports that.
-    import nbformat
-
     from notebook_code import CHAPTERS
-    cells = nbformat.read(CHAPTERS / CH6, as_version=4).cells
+    cells = notebook_cache.read(CHAPTERS / CH6).cells
     skeleton = next(c for c in cells if c.cell_type == "code" and "def es_walk" in c.source)
     assert "raise NotImplementedError" in skeleton.source
     checker = next(c for c in cells if c.cell_type == "code"

@@ -9,9 +9,9 @@ that ran the older code, would publish the older behaviour: this test names it.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+import notebook_cache
 import pytest
 
 from cfrbook import interactive
@@ -20,7 +20,7 @@ CHAPTERS = sorted((Path(__file__).resolve().parents[1] / "chapters").glob("*.ipy
 
 
 def _explorer_pages(path: Path) -> list[str]:
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    cells = notebook_cache.read(path).cells
     pages = ("".join(output.get("data", {}).get("text/html", ""))
              for cell in cells if cell["cell_type"] == "code" for output in cell.get("outputs", []))
     return [page for page in pages if "cfrlib-explorer-data" in page]

@@ -16,12 +16,11 @@ The rendered pages are checked in tests/browser/test_rendered_book.py.
 
 from __future__ import annotations
 
-import functools
 import html
-import json
 import re
 from pathlib import Path
 
+import notebook_cache
 import pytest
 
 from figure_captions import FIGURES
@@ -36,10 +35,8 @@ IMG_TAG = re.compile(r"<img\b[^>]*>", re.IGNORECASE)
 ALT_ATTRIBUTE = re.compile(r"""\balt\s*=\s*("([^"]*)"|'([^']*)')""", re.IGNORECASE)
 
 
-@functools.lru_cache(maxsize=None)
 def _cells(path: Path) -> list[dict]:
-    # read once per session: the notebooks weigh about 20 MB with their outputs
-    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return notebook_cache.read(path).cells
 
 
 def _images(cell: dict) -> int:

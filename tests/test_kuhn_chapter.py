@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import math
 
-import nbformat
+import notebook_cache
 import numpy as np
 import pytest
 
@@ -22,7 +22,7 @@ MAX_LINES = 60
 
 
 def _cells():
-    return nbformat.read(CHAPTERS / NOTEBOOK, as_version=4).cells
+    return notebook_cache.read(CHAPTERS / NOTEBOOK).cells
 
 
 def first_cfr_source() -> str:

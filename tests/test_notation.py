@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import nbformat
+import notebook_cache
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,7 +60,7 @@ DEFINITION = re.compile(r"\b(?:[Ww]rite|[Ll]et|[Dd]enote(?: by)?|[Cc]all)\s+\$([
 
 def _texts():
     for path in sorted((ROOT / "chapters").glob("*.ipynb")):
-        for k, cell in enumerate(nbformat.read(path, as_version=4).cells):
+        for k, cell in enumerate(notebook_cache.read(path).cells):
             if cell.cell_type == "markdown" or cell.cell_type == "code":
                 yield f"{path.name} cell {k}", cell.source
     for pattern in ("chapters/*.md", "cfrlib/**/*.py", "tests/*.py", "benchmarks/*.py"):
@@ -73,7 +73,7 @@ def _chapter_prose():
     """Each chapter's markdown (the introduction counts as chapter 0), keyed by its number."""
     yield 0, (ROOT / "chapters" / "00_introduction.md").read_text()
     for path in sorted((ROOT / "chapters").glob("[0-9][0-9]_*.ipynb")):
-        cells = nbformat.read(path, as_version=4).cells
+        cells = notebook_cache.read(path).cells
         yield int(path.name[:2]), "\n".join(c.source for c in cells if c.cell_type == "markdown")
 
 

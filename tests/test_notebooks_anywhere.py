@@ -22,7 +22,6 @@ would only test the packaging again.
 from __future__ import annotations
 
 import ast
-import json
 import os
 import re
 import shutil
@@ -31,6 +30,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
+import notebook_cache
 import pytest
 
 pytestmark = pytest.mark.wheel
@@ -52,7 +52,7 @@ def _clean_env(wheel_env: Path | None = None) -> dict[str, str]:
 
 
 def _code(chapter: Path) -> list[str]:
-    cells = json.loads(chapter.read_text())["cells"]
+    cells = notebook_cache.read(chapter).cells
     return ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
 
 

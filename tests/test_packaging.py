@@ -140,13 +140,12 @@ def test_the_distributed_solver_without_dask_says_how_to_install_it(monkeypatch)
 
 
 @pytest.mark.slow  # runs the chapter's cells: about 20 s
-def test_chapter_10_runs_without_openspiel_except_its_openspiel_section(tmp_path):
+def test_chapter_11_runs_without_openspiel_except_its_openspiel_section(tmp_path):
     """Chapter 11 imports OpenSpiel only in the cell that uses it: without the extra every other
     cell runs, and that one stops with cfrlib's message saying how to install it."""
-    import nbformat
+    import notebook_cache
 
-    cells = [cell.source for cell in nbformat.read(ROOT / "chapters" / "11_your_own_game.ipynb",
-                                                   as_version=4).cells
+    cells = [cell.source for cell in notebook_cache.read(ROOT / "chapters" / "11_your_own_game.ipynb").cells
              if cell.cell_type == "code"]
     assert sum("open_spiel" in source for source in cells) == 1
     code = ["import cfrlib", "import matplotlib", "matplotlib.use('Agg')"]

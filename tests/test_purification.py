@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-import nbformat
+import notebook_cache
 import numpy as np
 import pytest
 
@@ -97,7 +97,7 @@ def test_purified_kuhn_equilibrium_by_hand():
 
 def test_chapter_4_exercise_states_the_answer():
     """The folded solution of chapter 4's purification exercise gives 1/6 (checked above)."""
-    cells = nbformat.read(CHAPTERS / "04_vanilla_cfr.ipynb", as_version=4).cells
+    cells = notebook_cache.read(CHAPTERS / "04_vanilla_cfr.ipynb").cells
     solution = next(c.source for c in cells if c.cell_type == "markdown"
                     and re.search(r"\{solution\}\s+ch4-purify\b", c.source))
     assert re.search(r"exploitability[^.]*\\frac\{1\}\{6\}", solution)

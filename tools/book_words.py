@@ -30,8 +30,9 @@ import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-import nbformat
 import yaml
+
+import notebook_cache
 
 ROOT = Path(__file__).resolve().parents[1]
 MAIN_PATH_LIMIT = 3000
@@ -103,7 +104,7 @@ def _cells(path: Path):
     if path.suffix == ".md":
         yield "markdown", path.read_text(encoding="utf-8"), []
         return
-    for cell in nbformat.read(path, as_version=4).cells:
+    for cell in notebook_cache.read(path).cells:
         yield cell.cell_type, cell.source, cell.metadata.get("tags", [])
 
 
