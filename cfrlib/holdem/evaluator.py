@@ -191,7 +191,7 @@ def strengths(board: str | Iterable[int], hands: NDArray[np.int64]) -> NDArray[n
     hold a board card."""
     cards = np.array(parse_board(board, lengths=(5,)), dtype=np.int64)
     out = np.empty(len(hands), dtype=np.int64)
-    _board_strengths(cards, np.ascontiguousarray(hands, dtype=np.int64), out)
+    _board_strengths(cards, np.array(hands, dtype=np.int64), out)  # a writable copy: one signature
     return out
 
 
