@@ -69,14 +69,15 @@ venv: $(STAMP)
 # modules the book and its tests import are compiled, and mostly by the background steps below. uv's
 # --compile-bytecode compiled all 9,000 modules of the environment at install, 10 s before anything
 # else could start (Intel Xeon); compileall still compiles the checkout's own modules. Then numba
-# compiles cfrlib's walks, hold'em kernels and Deep CFR's traversal once into its on-disk cache
-# (about 37 s of CPU: 17 in one process for the hold'em kernels, 5 for each sampling walk), rather
-# than in every test process and notebook kernel that first needs them at once; meanwhile mypy fills .mypy_cache (15 s of CPU,
-# the stubs of numpy, scipy and matplotlib; then 1 s), on the core the hold'em compilation leaves
-# free, so that make check stays under a minute from the first run (tests/test_types.py reports type
-# errors); and pytest collects every test once, which writes the test modules with their asserts
-# rewritten to __pycache__ (4 s of CPU), rather than each test worker of the first make test or make
-# check rewriting them all again (8 s of collection in a worker cold, 4 s warm; Intel Xeon).
+# compiles cfrlib's walks, hold'em kernels, exact evaluation and Deep CFR's traversal once into its
+# on-disk cache (about 40 s of CPU: 17 in one process for the hold'em kernels, 5 for each sampling
+# walk; 47 on a 2.5 GHz Xeon), rather than in every test process and notebook kernel that first
+# needs them at once; meanwhile mypy fills .mypy_cache (15 s of CPU, the stubs of numpy, scipy and
+# matplotlib; then 1 s), on the core the hold'em compilation leaves free, so that make check stays
+# under a minute from the first run (tests/test_types.py reports type errors); and pytest collects
+# every test once, which writes the test modules with their asserts rewritten to __pycache__ (4 s of
+# CPU), rather than each test worker of the first make test or make check rewriting them all again
+# (8 s of collection in a worker cold, 4 s warm; Intel Xeon).
 $(STAMP):
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION) \

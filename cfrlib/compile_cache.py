@@ -39,9 +39,9 @@ def compile_one(name: str) -> str:
     evaluate the range-vector solver on Leduc (with threads) and on a hold'em river, and the hand
     evaluator's entry points."""
     if name == RANGE_VECTOR:
-        solver = holdem.RangeSolver(toys.leduc(), threads=2).iterate(2)
-        solver.hand_values(0, ["Check"])
-        solver.equity(0)
+        ranges = holdem.RangeSolver(toys.leduc(), threads=2).iterate(2)
+        ranges.hand_values(0, ["Check"])
+        ranges.equity(0)
         river = holdem.holdem_game(holdem.TreeConfig("river", 100, 100, {"river": ("a", "")}), "Td9d6hQc2s",
                                    ["AA", "KK"])
         holdem.RangeSolver(river, threads=1).iterate(2).exploitability()
@@ -52,11 +52,11 @@ def compile_one(name: str) -> str:
         return name
     kuhn = games.kuhn()
     if name == FULL_WIDTH:
-        solver = CFR(kuhn).iterate(2)
-        expected_value(kuhn, solver.average_strategy())
-        solver.exploitability()
-        best_response_value(kuhn, solver.average_strategy(), 0)
-        counterfactual_regrets(kuhn, solver.average_strategy(), 0)
+        cfr = CFR(kuhn).iterate(2)
+        expected_value(kuhn, cfr.average_strategy())
+        cfr.exploitability()
+        best_response_value(kuhn, cfr.average_strategy(), 0)
+        counterfactual_regrets(kuhn, cfr.average_strategy(), 0)
         return name
     if name == DEEP_CFR:
         DeepCFR(kuhn, traversals=2, hidden=(2,), advantage_steps=1, policy_steps=1, batch_size=2).iterate(1)
