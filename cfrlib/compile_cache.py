@@ -1,12 +1,12 @@
 """Compile cfrlib's numba code into numba's on-disk cache: ``python -m cfrlib.compile_cache``.
 
 The sampling walks (``cfrlib.solvers.sampling.kernels``), the sequence-form passes of the
-full-width engine and of the exact evaluation (``cfrlib.sequence_form``) and the hold'em layer's
+full-width engine and of the exact evaluation (``cfrlib.sequence_form``), the hold'em layer's
 kernels (``cfrlib.holdem``: the range-vector pass, the showdown kernels, the evaluator) and Deep
-CFR's traversal are compiled on first use, about 40 s of CPU in all on a cold cache, and kept on disk
-(``cache=True``) for every later process of this installation. ``make venv`` runs this once, so
-that the test workers and notebook kernels that start together do not each compile the same code.
-Each walk compiles in a process of its own, as many at once as there are cores.
+CFR's traversal are compiled on first use, about 40 s of CPU in all on a cold cache, and kept on
+disk (``cache=True``) for every later process of this installation. ``make venv`` runs this once,
+so that the test workers and notebook kernels that start together do not each compile the same
+code. The jobs go to as many processes as there are cores, hold'em's (the longest) first.
 """
 
 from __future__ import annotations
@@ -59,7 +59,8 @@ def compile_one(name: str) -> str:
         counterfactual_regrets(kuhn, cfr.average_strategy(), 0)
         return name
     if name == DEEP_CFR:
-        DeepCFR(kuhn, traversals=2, hidden=(2,), advantage_steps=1, policy_steps=1, batch_size=2).iterate(1)
+        DeepCFR(kuhn, traversals=2, hidden=(2,), advantage_steps=1, policy_steps=1,
+                batch_size=2).iterate(1)
         return name
     solver = SOLVERS[name](kuhn, seed=0).iterate(2)
     _ = solver.regret
@@ -69,11 +70,11 @@ def compile_one(name: str) -> str:
 
 
 def compile_all(processes: int | None = None) -> float:
-    """Compile every walk and the exact evaluation (see :func:`compile_one`), ``processes`` at
-    once (default: the number of cores); the seconds it took."""
+    """Compile every job of :func:`compile_one`, ``processes`` at once (default: the number of
+    cores); the seconds it took."""
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=processes or os.cpu_count() or 1) as pool:
-        list(pool.map(compile_one, [RANGE_VECTOR, FULL_WIDTH, *SOLVERS, DEEP_CFR]))  # the longest (hold'em's) first
+        list(pool.map(compile_one, [RANGE_VECTOR, FULL_WIDTH, *SOLVERS, DEEP_CFR]))
     return time.perf_counter() - start
 
 

@@ -142,7 +142,8 @@ class SequenceForm:
                                   for block in self.players)
         self.terminal_chance = tree.terminal_chance
         self.utility = tuple(terminal_utility(tree, p) for p in (0, 1))
-        self.utility[1].setflags(write=False)  # read-only as player 0's (the tree's): one compiled signature
+        # read-only as player 0's (the tree's own): one compiled signature of the passes, not two
+        self.utility[1].setflags(write=False)
         self.chance_utility = tuple(tree.terminal_chance * u for u in self.utility)
         self.constant_sum = tree.constant_sum
         self._packed: tuple[NDArray[np.int64], NDArray[np.float64]] | None = None
@@ -155,7 +156,9 @@ class SequenceForm:
         if self._packed is None:
             self._packed = _pack(self)
         _compile()
-        return float(_nash_conv(np.array(probs, dtype=np.float64), *self._packed))  # a writable copy: one signature
+        # a writable copy (a Strategy's probs are read-only, an array passed in may not be): one
+        # compiled signature, not two
+        return float(_nash_conv(np.array(probs, dtype=np.float64), *self._packed))
 
 
 def terminal_utility(tree: Tree, player: int) -> NDArray[np.float64]:

@@ -234,7 +234,8 @@ def test_nothing_in_cfrlib_imports_deep_cfr_but_the_learned_value_function():
     from architecture import names, table
     from test_layers import import_graph
 
-    front = {m for row in table("Layers and the imports allowed between them") if row[0] == "front" for m in names(row[1])}
+    layers = table("Layers and the imports allowed between them")
+    front = {m for row in layers if row[0] == "front" for m in names(row[1])}
     assert front >= {"cfrlib.compile_cache"}
     users = [m for m, uses in import_graph().items() if "cfrlib.deep_cfr" in uses and m not in front]
     assert users == ["cfrlib.depth_limited"]

@@ -145,8 +145,8 @@ def test_chapter_11_runs_without_openspiel_except_its_openspiel_section(tmp_path
     cell runs, and that one stops with cfrlib's message saying how to install it."""
     import notebook_cache
 
-    cells = [cell.source for cell in notebook_cache.read(ROOT / "chapters" / "11_your_own_game.ipynb").cells
-             if cell.cell_type == "code"]
+    chapter = notebook_cache.read(ROOT / "chapters" / "11_your_own_game.ipynb")
+    cells = [cell.source for cell in chapter.cells if cell.cell_type == "code"]
     assert sum("open_spiel" in source for source in cells) == 1
     code = ["import cfrlib", "import matplotlib", "matplotlib.use('Agg')"]
     for source in cells:
