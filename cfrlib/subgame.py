@@ -181,7 +181,7 @@ class SubgameSolver:
 
     The opponent's counterfactual best-response values and gifts against the blueprint are
     computed once, when a gadget first needs them; :meth:`gadget` builds the game solved for one subgame, method and
-    refined player, :meth:`solve` combines all of them with the blueprint and
+    refined player, :meth:`solve` combines all of them with the blueprint (each gadget solved once, then kept) and
     :meth:`exploitabilities` measures the results exactly.
 
     ``values`` (default: the blueprint) is the strategy whose opponent best-response values ``CBV``
@@ -217,6 +217,8 @@ class SubgameSolver:
         self._cbv_of: dict[int, NDArray[np.float64]] = {}
         self._groups_of: dict[int, list[list[NDArray[np.intp]]]] = {}
         self._budgets_of: dict[int, list[NDArray[np.float64]]] = {}
+        # each gadget's solution, by (subgame, method, refined player, iterations): None if unreached
+        self._solutions: dict[tuple[int, str, int | None, int | None], Strategy | None] = {}
 
     def _cbv(self, o: int) -> NDArray[np.float64]:
         """The opponent's counterfactual best-response value at every node."""
@@ -379,14 +381,26 @@ class SubgameSolver:
         if not players or any(p not in (0, 1) for p in players):
             raise SubgameError(f"players must be some of 0 and 1, got {players!r}")
         probs = self.blueprint.to_array()
-        for part in self.parts:
+        for k, part in enumerate(self.parts):
             for player in (tuple(players) if method != "unsafe" else (None,)):
-                try:
-                    game = self.gadget(part, method, player if player is not None else 0)
-                except SubgameError:  # unreached: the blueprint stays
-                    continue
-                self._copy_back(part, _solve(game, iterations), probs, player)
+                solution = self._solution(k, method, player, iterations)
+                if solution is not None:  # None: unreached, the blueprint stays
+                    self._copy_back(part, solution, probs, player)
         return Strategy(self.game, probs)
+
+    def _solution(self, k: int, method: str, player: int | None,
+                  iterations: int | None) -> Strategy | None:
+        """The solution of the gadget of subgame ``k`` for ``method`` refining ``player``, solved on
+        first use and kept (the gadget depends on nothing else); None if the beliefs never reach it."""
+        key = (k, method, player, iterations)
+        if key not in self._solutions:
+            try:
+                game = self.gadget(self.parts[k], method, player if player is not None else 0)
+            except SubgameError:
+                self._solutions[key] = None
+            else:
+                self._solutions[key] = _solve(game, iterations)
+        return self._solutions[key]
 
     def _copy_back(self, part: Subgame, solution: Strategy, probs: NDArray[np.float64],
                    player: int | None) -> None:

@@ -243,20 +243,24 @@ def test_nothing_in_cfrlib_imports_deep_cfr_but_the_learned_value_function():
 
 @pytest.mark.slow
 def test_a_short_rerun_agrees_with_the_recorded_leduc_run():
-    """benchmarks/deep_cfr.py's data: its first checkpoint again, with the recorded configuration."""
+    """benchmarks/deep_cfr.py's data: its first checkpoint again, with the recorded configuration,
+    up to the average of the advantage networks' iterates (the policy network, trained on the
+    same code with another loss, is re-run on Kuhn by ``kuhn_run``: 3,000 of its 4,200 training
+    steps here would add nothing the recorded iterates do not check)."""
     recorded = load_json("deep_cfr")["games"]["leduc"]
-    run, rerun = recorded["runs"]["Deep CFR"][0], recorded["rerun"]
-    first = rerun["checkpoints"][0]
-    again = DeepCFR(games.leduc(), **run["config"]).run([first])[0]
+    seeds, first = recorded["runs"]["Deep CFR"], recorded["rerun"]["checkpoints"][0]
+    run = seeds[0]
+    again = DeepCFR(games.leduc(), **run["config"]).iterate(first)
     j = run["iteration"].index(first)
     # Iteration 1 plays uniformly (no network yet): its traversals are the same on any machine.
     assert (again.traversals, again.nodes_touched) == (run["traversals"][j], run["nodes_touched"][j])
     # The networks are trained in float32: another CPU can differ in the last bits of a sum, which
     # training amplifies up to what another seed would give. The tolerance is the spread of the
-    # exploitability over the seeds of rerun["seeds"] at this checkpoint (this machine repeats it
-    # bit for bit).
-    for column in ("exploitability", "iterates_exploitability"):
-        assert abs(getattr(again, column) - run[column][j]) <= rerun["seed_spread"][str(first)], column
+    # iterates' exploitability over the recorded seeds at this checkpoint (this machine repeats
+    # it bit for bit).
+    values = [r["iterates_exploitability"][j] for r in seeds]
+    iterates = cfrlib.exploitability(games.leduc(), again.iterates_average_strategy())
+    assert abs(iterates - values[0]) <= max(values) - min(values), (iterates, values)
 
 
 def test_every_recorded_run_has_its_studys_configuration_and_checkpoints():

@@ -96,7 +96,7 @@ def test_identical_frames_are_shared():
 
 
 @pytest.mark.parametrize("mode, drawn", [("all", list(range(10))), ("opening", [3]),
-                                         ("sample", [0, 3, 9])])
+                                         ("sample", [3, 9])])
 def test_the_frames_mode_says_which_grid_points_are_drawn(monkeypatch, mode, drawn):
     monkeypatch.setenv(FRAMES_VARIABLE, mode)
     e = explorer()
@@ -117,12 +117,14 @@ def test_without_the_variable_only_the_opening_frame_is_drawn(monkeypatch):
         explorer().static_html("every")
 
 
-def test_a_sample_covers_both_ends_and_the_opening_point():
+def test_a_sample_covers_the_opening_point_and_the_end_farther_from_it():
     assert sample_points(1, 0) == [0]
-    assert sample_points(3, 1) == [0, 1, 2]
-    assert sample_points(80, 37) == [0, 37, 79]
+    assert sample_points(3, 1) == [1, 2]             # the farther end; a tie goes to the last
+    assert sample_points(80, 37) == [37, 79]
+    assert sample_points(80, 42) == [0, 42]
+    assert sample_points(80, 0) == sample_points(80, 79) == [0, 79]
+    assert sample_points(80, 37, count=2) == [0, 37, 79]
     assert sample_points(80, 37, count=5) == [0, 20, 37, 40, 59, 79]
-    assert sample_points(80, 37, count=1) == [0, 37]
 
 
 def test_rendering_is_deterministic_and_png():

@@ -141,6 +141,24 @@ def test_unreached_subgames_keep_the_blueprint():
         solver.gadget(solver.parts[0], "unsafe")
 
 
+
+def test_each_gadget_is_solved_once(monkeypatch):
+    import cfrlib.subgame as module
+
+    game = games.coin_toss()
+    fresh = SubgameSolver(game, coin_blueprint(game, 0.3), subgames(game, PLAY)).solve("reach")
+    solved = []
+    solve = module._solve
+    monkeypatch.setattr(module, "_solve", lambda game, iterations: solved.append(
+        (game.name, iterations)) or solve(game, iterations))
+    solver = SubgameSolver(game, coin_blueprint(game, 0.3), subgames(game, PLAY))
+    assert solver.solve("reach") == solver.solve("reach") == fresh
+    assert len(solved) == 2                        # one gadget per refined player, solved once
+    solver.solve("reach", iterations=10)           # another solve: solved anew
+    solver.solve("reach", players=(1,))            # player 1's gadget of the first call, kept
+    assert len(solved) == 4 and solved[2:] == [(name, 10) for name, _ in solved[:2]]
+
+
 def test_bad_input():
     game = games.coin_toss()
     blueprint = coin_blueprint(game, 0.3)

@@ -20,7 +20,7 @@ would be taken for a stopped kernel; the book has none.
 A cell that shows an explorer (``cfrbook.interactive``) is tagged ``nbval-ignore-output`` (its
 widget ids change on every run), but the frames its static page shows must be the figures a kernel
 draws. The notebooks run with ``CFRLIB_EXPLORER_FRAMES=sample`` (unless the environment sets it),
-so a fresh run draws each explorer's opening frame and a few more spread over its grid; after the
+so a fresh run draws each explorer's opening frame and the end of its grid farther from it; after the
 cell runs, each of them is compared with the saved frame of the same grid point: its printed text
 exactly, its picture within a tolerance (tools/frame_check.py: the same size and at most a
 handful of changed pixels, because numpy's arithmetic may differ in the last bit between CPUs).
@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import os
 import re
 import signal
@@ -79,12 +80,16 @@ class KernelStoppedAnswering(Exception):
     """Raised in the test's thread when the watched kernel has stopped answering."""
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a process and of all its children, live or reaped."""
+def _cpu_seconds(pid: int, busy_above: float = math.inf) -> float:
+    """User plus system CPU time of a process and of all its children, live or reaped; once the
+    process's own time exceeds ``busy_above`` its live children are not looked at (listing them
+    reads every process of the machine, a few milliseconds each second of a test run)."""
     try:
         process = psutil.Process(pid)
         times = process.cpu_times()
         total = times.user + times.system + times.children_user + times.children_system
+        if total > busy_above:
+            return total
         for child in process.children(recursive=True):
             try:
                 child_times = child.cpu_times()
@@ -112,7 +117,7 @@ class _Watchdog:
         self.where = where
 
     def _check(self, signum, frame):
-        now, cpu = time.monotonic(), _cpu_seconds(self.pid)
+        now, cpu = time.monotonic(), _cpu_seconds(self.pid, busy_above=self.cpu + IDLE_CPU)
         if not cpu - self.cpu < IDLE_CPU:          # busy (or the process is gone: nan)
             self.since, self.cpu = now, cpu
         elif now - self.since >= self.stall:
