@@ -82,8 +82,8 @@ FRAMES_VARIABLE = "CFRLIB_EXPLORER_FRAMES"
 
 SAMPLE_FRAMES = 1
 """Frames drawn besides the opening one when :data:`FRAMES_VARIABLE` is ``sample``: the end of
-the grid farther from the opening (an end is where a wrong frame is likeliest; each frame costs a
-figure drawn under nbval, a second end about 10 CPU-seconds more over the book, Intel Xeon)."""
+the grid farther from the opening (an end is where a wrong frame is likeliest, and every frame
+is one more figure drawn under nbval)."""
 
 FRAMES_MODES = ("all", "sample", "opening")
 

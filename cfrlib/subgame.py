@@ -180,9 +180,10 @@ class SubgameSolver:
     """Re-solves the subgames ``parts`` of ``game`` against ``blueprint`` (module docstring).
 
     The opponent's counterfactual best-response values and gifts against the blueprint are
-    computed once, when a gadget first needs them; :meth:`gadget` builds the game solved for one subgame, method and
-    refined player, :meth:`solve` combines all of them with the blueprint (each gadget solved once, then kept) and
-    :meth:`exploitabilities` measures the results exactly.
+    computed once, when a gadget first needs them; :meth:`gadget` builds the game solved for one
+    subgame, method and refined player, :meth:`solve` combines all of them with the blueprint
+    (each gadget solved once, then kept) and :meth:`exploitabilities` measures the results
+    exactly.
 
     ``values`` (default: the blueprint) is the strategy whose opponent best-response values ``CBV``
     and gifts the safe gadgets use. A strategy of an abstraction of ``game``

@@ -9,7 +9,9 @@ control shows must be said by the frame's title or printed text (``READOUTS``), 
 cannot show one value while the figure used another. A play button must step the figure by
 itself. The console must stay free of errors. Every slider shows its stops (``STOPS``), at 1280
 and at 390 px: a tick for each (a datalist) and labels under them, every stop labelled when they
-are unevenly spaced, no label over another text or off the page.
+are unevenly spaced, no label over another text or off the page. On a phone, each explorer fits
+its column, and a frame too wide for it can be seen at its natural size. The checks of a page at
+one width share one load of it.
 """
 
 from __future__ import annotations
@@ -215,19 +217,22 @@ def _move(root, k: int, axis: dict, step: int) -> None:
         control.select_option(str(current + step))
 
 
-# Each scheme once and each width once (a third walk of every control was about a third of this
-# file's 14 minutes): served over HTTP at a laptop's width, opened from the disk at a phone's.
+# One load of each page at each width serves every check of that width (loading a chapter, its
+# MathJax and its widgets is most of a check's time). Each scheme once and each width once: served
+# over HTTP at a laptop's width, opened from the disk at a phone's.
 @pytest.mark.parametrize("scheme, width", [("http", 1280), ("file", 390)])
 @pytest.mark.parametrize("page_path", EXPLORER_PAGES or ["(no explorer in a built book)"])
-def test_every_control_moves_its_figure_without_a_kernel(browser, server_url, page_path, scheme,
-                                                         width):
-    """At 390 px (a phone) the frames shown are the phone's, where the explorer has them."""
+def test_every_explorer_is_laid_out_and_moves_without_a_kernel(browser, server_url, page_path,
+                                                               scheme, width):
+    """The page as laid out passes the checks of :func:`_layout_problems`; then every control is
+    walked, and at 390 px (a phone) the frames shown are the phone's, where the explorer has
+    them."""
     if not EXPLORER_PAGES:
         pytest.skip("no built page holds an explorer")
     url = (SITE / page_path).as_uri() if scheme == "file" else server_url + page_path
     phone = width < 577   # cfrbook.phone_figures.PHONE_MEDIA: (max-width: 576px)
     errors: list[str] = []
-    context = browser.new_context(viewport={"width": width, "height": 900})
+    context = browser.new_context(viewport={"width": width, "height": 844 if phone else 900})
     context.route("**/*", lambda r: r.continue_() if _is_local(r.request.url, server_url)
                   else r.abort())
     page = context.new_page()
@@ -237,6 +242,8 @@ def test_every_control_moves_its_figure_without_a_kernel(browser, server_url, pa
         page.goto(url, wait_until="load")
         explorers = page.locator(".cfrlib-explorer")
         assert explorers.count() > 0
+        problems = _layout_problems(page, phone)
+        assert not problems, f"{page_path} at {width} px:\n  " + "\n  ".join(problems)
         for e in range(explorers.count()):
             root = explorers.nth(e)
             data = root.evaluate(DATA)
@@ -273,24 +280,6 @@ def test_every_control_moves_its_figure_without_a_kernel(browser, server_url, pa
     assert not errors, f"{url}: console errors:\n  " + "\n  ".join(errors)
 
 
-@pytest.mark.parametrize("width", [1280, 390])
-@pytest.mark.parametrize("page_path", EXPLORER_PAGES or ["(no explorer in a built book)"])
-def test_every_slider_shows_its_stops(browser, page_path, width):
-    """Its stops (STOPS) and its readout on its row (READOUT_ROW)."""
-    if not EXPLORER_PAGES:
-        pytest.skip("no built page holds an explorer")
-    page = browser.new_page(viewport={"width": width, "height": 900})
-    try:
-        page.goto((SITE / page_path).as_uri(), wait_until="load")
-        explorers = page.locator(".cfrlib-explorer")
-        problems = [f"explorer {e + 1}: {problem}" for e in range(explorers.count())
-                    for problem in explorers.nth(e).evaluate(STOPS) + explorers.nth(e).evaluate(
-                        READOUT_ROW)]
-    finally:
-        page.close()
-    assert not problems, f"{page_path} at {width} px:\n  " + "\n  ".join(problems)
-
-
 # A slider's readout sits on its slider's row, within the explorer (issue 39: at 390 px chapters
 # 5, 7 and 14 put it alone on the next row, under the stops' labels).
 READOUT_ROW = """(root) => Array.from(root.querySelectorAll(".cfrlib-range")).flatMap((range) => {
@@ -317,27 +306,48 @@ ZOOM = """(root) => {
           hinted: !!hint && hint.classList.contains("cfr-zoom-hint") && !hint.hidden};
 }"""
 
+# How an explorer sits in its column: whether it has phone frames and shows them, the shown frame's
+# width against the column's, and whether its box scrolls sideways with a line saying so.
+FIT = """(root) => {
+  const data = JSON.parse(root.querySelector("script.cfrlib-explorer-data").textContent);
+  const img = root.querySelector("img.cfrlib-explorer-figure");
+  const hint = root.nextElementSibling;
+  return {phone: !!data.phone, shown: img.classList.contains("cfrlib-explorer-phone"),
+          width: img.getBoundingClientRect().width, column: root.clientWidth,
+          scrolls: root.classList.contains("cfr-wide-figure"),
+          hinted: !!hint && hint.classList.contains("cfr-zoom-hint") && !hint.hidden};
+}"""
 
-@pytest.mark.parametrize("page_path", EXPLORER_PAGES or ["(no explorer in a built book)"])
-def test_every_frame_can_be_seen_at_its_natural_size_on_a_phone(browser, page_path):
-    """At 390 px a frame is shown in the column, or, when its text would be under 8 px there,
-    wider (tools/static/figure_zoom.js) in a box that scrolls, with a visible line saying so; a
-    click shows it at its natural width (scrolling sideways), and Enter shows it as before."""
-    if not EXPLORER_PAGES:
-        pytest.skip("no built page holds an explorer")
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    try:
-        page.goto((SITE / page_path).as_uri(), wait_until="load")
-        explorers = page.locator(".cfrlib-explorer")
-        sizes = [explorers.nth(e).evaluate(ZOOM) for e in range(explorers.count())]
-    finally:
-        page.close()
-    for e, size in enumerate(sizes, start=1):
-        where = f"{page_path}, explorer {e}: {size}"
-        assert size["focusable"], where
-        assert size["again"] == size["fitted"], where
-        assert size["fitted"] <= size["column"] + 1 or (size["scrolls"] and size["hinted"]), where
-        assert size["clicked"] == size["natural"] >= size["fitted"], where
+
+def _layout_problems(page, phone: bool) -> list[str]:
+    """What is wrong with the page's explorers as laid out, before a control moves: every slider
+    shows its stops (STOPS) and its readout on its row (READOUT_ROW). On a phone (390 px), also:
+    an explorer with phone frames shows them, in its column, with no box scrolling sideways, and
+    one without them (a tree's frames: no phone rendering passes the figure check) shows the
+    column's frame in a box that scrolls, with a line saying so (FIT); and a frame is shown in
+    the column, or, when its text would be under 8 px there, wider (tools/static/figure_zoom.js)
+    in a box that scrolls, with a visible line saying so; a click shows it at its natural width
+    (scrolling sideways), and Enter shows it as before (ZOOM, after every FIT)."""
+    roots = page.locator(".cfrlib-explorer").all()
+    problems = [f"explorer {e}: {problem}" for e, root in enumerate(roots, start=1)
+                for problem in root.evaluate(STOPS) + root.evaluate(READOUT_ROW)]
+    if not phone:
+        return problems
+    page.wait_for_timeout(300)   # figure_zoom.js fits each frame once it has loaded
+    for e, fit in enumerate([root.evaluate(FIT) for root in roots], start=1):
+        if fit["phone"]:
+            fits = (fit["shown"] and fit["width"] <= fit["column"] and not fit["scrolls"]
+                    and not fit["hinted"])
+        else:
+            fits = fit["scrolls"] and fit["hinted"]
+        if not fits:
+            problems.append(f"explorer {e}: not fitted to its column as it should be: {fit}")
+    for e, size in enumerate([root.evaluate(ZOOM) for root in roots], start=1):
+        if not (size["focusable"] and size["again"] == size["fitted"]
+                and (size["fitted"] <= size["column"] + 1 or (size["scrolls"] and size["hinted"]))
+                and size["clicked"] == size["natural"] >= size["fitted"]):
+            problems.append(f"explorer {e}: its frame cannot be seen at its natural size: {size}")
+    return problems
 
 
 def _static_page(browser, explorer: Explorer, mode: str = "all"):
@@ -480,34 +490,3 @@ def test_in_dark_mode_an_unchecked_radio_button_looks_unchecked(browser, page_pa
             assert _distance(_centre(checked), ground) > 64, f"{where}: checked {_centre(checked)}"
     finally:
         context.close()
-
-
-@pytest.mark.parametrize("page_path", EXPLORER_PAGES or ["(no explorer in a built book)"])
-def test_on_a_phone_an_explorer_with_phone_frames_fits_its_column(browser, page_path):
-    """At 390 px every explorer with phone frames shows them, in its column, with no box
-    scrolling sideways; one without them (a tree's frames: no phone rendering passes the figure
-    check) shows the column's frame in a box that scrolls, with a line saying so."""
-    if not EXPLORER_PAGES:
-        pytest.skip("no built page holds an explorer")
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    try:
-        page.goto((SITE / page_path).as_uri(), wait_until="load")
-        page.wait_for_timeout(300)   # figure_zoom.js fits each frame once it has loaded
-        found = [root.evaluate("""(root) => {
-            const data = JSON.parse(root.querySelector("script.cfrlib-explorer-data").textContent);
-            const img = root.querySelector("img.cfrlib-explorer-figure");
-            const hint = root.nextElementSibling;
-            return {phone: !!data.phone, shown: img.classList.contains("cfrlib-explorer-phone"),
-                    width: img.getBoundingClientRect().width, column: root.clientWidth,
-                    scrolls: root.classList.contains("cfr-wide-figure"),
-                    hinted: !!hint && hint.classList.contains("cfr-zoom-hint") && !hint.hidden};
-        }""") for root in page.locator(".cfrlib-explorer").all()]
-    finally:
-        page.close()
-    for e, explorer in enumerate(found, start=1):
-        where = f"{page_path}, explorer {e}: {explorer}"
-        if explorer["phone"]:
-            assert explorer["shown"] and explorer["width"] <= explorer["column"], where
-            assert not explorer["scrolls"] and not explorer["hinted"], where
-        else:
-            assert explorer["scrolls"] and explorer["hinted"], where
