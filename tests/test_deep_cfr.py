@@ -244,9 +244,9 @@ def test_nothing_in_cfrlib_imports_deep_cfr_but_the_learned_value_function():
 @pytest.mark.slow
 def test_a_short_rerun_agrees_with_the_recorded_leduc_run():
     """benchmarks/deep_cfr.py's data: its first checkpoint again, with the recorded configuration,
-    up to the average of the advantage networks' iterates (the policy network, trained on the
-    same code with another loss, is re-run on Kuhn by ``kuhn_run``: 3,000 of its 4,200 training
-    steps here would add nothing the recorded iterates do not check)."""
+    up to the average of the advantage networks' iterates. The policy network (3,000 of the
+    checkpoint's 4,200 training steps) is trained by the same code with another loss, which
+    ``kuhn_run`` runs on Kuhn poker."""
     recorded = load_json("deep_cfr")["games"]["leduc"]
     seeds, first = recorded["runs"]["Deep CFR"], recorded["rerun"]["checkpoints"][0]
     run = seeds[0]
