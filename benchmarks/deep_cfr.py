@@ -22,9 +22,10 @@ error), to 150,000 traversals, for each of ``SEEDS``.
 
 ``--merge`` adds what costs seconds: tabular external sampling at equal traversals (one
 iteration is one traversal per player, as a Deep CFR traversal is) on Leduc and on Leduc with
-suits merged; the checkpoint ``tests/test_deep_cfr.py`` runs again (``PREFIX``); and chapter
-15's small configuration on Kuhn poker. It takes in the fit study of ``benchmarks/deep_cfr_fit_study.py`` (networks trained on
-frozen memories against the exact fit). Writes ``cfrbook/data/deep_cfr.json``.
+suits merged; and chapter 15's small configuration on Kuhn poker. It names the checkpoint
+``tests/test_deep_cfr.py`` runs again (``PREFIX``) and takes in the fit study of
+``benchmarks/deep_cfr_fit_study.py`` (networks trained on frozen memories against the exact fit).
+Writes ``cfrbook/data/deep_cfr.json``.
 """
 
 from __future__ import annotations
