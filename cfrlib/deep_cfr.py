@@ -211,38 +211,55 @@ def fit(net: MLP, x: NDArray[np.float32], y: NDArray[np.float32], mask: NDArray[
 def _fit(net: MLP, x: NDArray[np.float32], y: NDArray[np.float32], mask: NDArray[np.bool_],
          weight: NDArray[np.float32], loss: str, steps: int, batch_size: int,
          learning_rate: float, rng: np.random.Generator, decay: bool) -> float:
-    params, (b1, b2, eps) = net.params, (0.9, 0.999, 1e-8)
-    m = [np.zeros_like(p) for p in params]
-    v = [np.zeros_like(p) for p in params]
+    # Adam runs on one flat vector of every parameter (the network reads views of it): a step is
+    # then 20 numpy calls instead of 84, with the same arithmetic on each element.
+    originals, (b1, b2, eps) = net.params, (0.9, 0.999, 1e-8)
+    flat = np.concatenate([p.ravel() for p in originals])
+    net.params = _views(flat, originals)
+    flat_grad = np.empty_like(flat)
+    grad_views = _views(flat_grad, originals)
+    m, v = np.zeros_like(flat), np.zeros_like(flat)
     tail, tail_steps = 0.0, max(1, steps // 10)
-    for step in range(1, steps + 1):
-        rows = rng.integers(len(x), size=batch_size)
-        out, inputs = net.forward(x[rows])
-        w, legal, target = weight[rows, None], mask[rows], y[rows]
-        if loss == "mse":
-            diff = np.where(legal, out - target, 0.0)
-            value = float((w * diff * diff).sum()) / batch_size
-            grad = 2.0 * w * diff / batch_size
-        else:
-            z = np.where(legal, out, -np.inf)
-            z = z - z.max(axis=1, keepdims=True)
-            logp = np.where(legal, z - np.log(np.exp(z).sum(axis=1, keepdims=True)), 0.0)
-            value = float(-(w * target * logp).sum()) / batch_size
-            grad = w * np.where(legal, np.exp(logp) * target.sum(axis=1, keepdims=True) - target, 0.0) / batch_size
-        grads = net.backward(inputs, grad.astype(np.float32))
-        norm = math.sqrt(sum(float((g * g).sum()) for g in grads))
-        scale = min(1.0, 1.0 / norm) if norm > 0 else 1.0
-        lr = learning_rate * (1 - (step - 1) / steps if decay else 1.0) * math.sqrt(1 - b2 ** step) / (1 - b1 ** step)
-        for p, g, mj, vj in zip(params, grads, m, v):
-            g = g * scale
-            mj *= b1
-            mj += (1 - b1) * g
-            vj *= b2
-            vj += (1 - b2) * g * g
-            p -= (lr * mj / (np.sqrt(vj) + eps)).astype(np.float32)
-        if step > steps - tail_steps:
-            tail += value / tail_steps
+    try:
+        for step in range(1, steps + 1):
+            rows = rng.integers(len(x), size=batch_size)
+            out, inputs = net.forward(x[rows])
+            w, legal, target = weight[rows, None], mask[rows], y[rows]
+            if loss == "mse":
+                diff = np.where(legal, out - target, 0.0)
+                value = float((w * diff * diff).sum()) / batch_size
+                grad = 2.0 * w * diff / batch_size
+            else:
+                z = np.where(legal, out, -np.inf)
+                z = z - z.max(axis=1, keepdims=True)
+                logp = np.where(legal, z - np.log(np.exp(z).sum(axis=1, keepdims=True)), 0.0)
+                value = float(-(w * target * logp).sum()) / batch_size
+                grad = w * np.where(legal, np.exp(logp) * target.sum(axis=1, keepdims=True) - target, 0.0) / batch_size
+            grads = net.backward(inputs, grad.astype(np.float32))
+            for view, g in zip(grad_views, grads):
+                view[...] = g
+            norm = math.sqrt(sum(float((g * g).sum()) for g in grads))
+            scale = min(1.0, 1.0 / norm) if norm > 0 else 1.0
+            lr = learning_rate * (1 - (step - 1) / steps if decay else 1.0) * math.sqrt(1 - b2 ** step) / (1 - b1 ** step)
+            clipped = flat_grad * scale
+            m *= b1
+            m += (1 - b1) * clipped
+            v *= b2
+            v += (1 - b2) * clipped * clipped
+            flat -= (lr * m / (np.sqrt(v) + eps)).astype(np.float32)
+            if step > steps - tail_steps:
+                tail += value / tail_steps
+    finally:
+        for original, view in zip(originals, net.params):
+            original[...] = view
+        net.params = originals
     return tail
+
+
+def _views(flat: NDArray[np.float32], like: list[NDArray[np.float32]]) -> list[NDArray[np.float32]]:
+    """``flat`` cut into arrays of the shapes of ``like``, in order (views, not copies)."""
+    ends = np.cumsum([p.size for p in like])
+    return [part.reshape(p.shape) for part, p in zip(np.split(flat, ends[:-1]), like)]
 
 
 # ---------------------------------------------------------------------------------- memories

@@ -29,7 +29,8 @@ per (my hands, opponent hands) by :func:`prepare_fold`; the engine keeps their r
 showdown's per river board).
 
 The functions are numba kernels (``@njit(cache=True)``) with plain-array arguments, so that the
-range-vector solver calls them from its own compiled code:
+range-vector solver calls them from its own compiled code (``prepare_showdown``, called once per
+board from Python, sorts in numpy and compiles only its loops):
 
 - ``prepare_fold(my_cards, opp_cards, deck_size) -> Fold``
 - ``fold_values(prepared, opp_reach, payoff, out)``
@@ -115,7 +116,8 @@ def _two_cards(cards, phantom):  # type: ignore[no-untyped-def]
     if cards.shape[1] == 2:
         return cards.astype(np.int64)
     out = np.full((cards.shape[0], 2), phantom, dtype=np.int64)
-    out[:, 0] = cards[:, 0]
+    for j in range(cards.shape[0]):   # a loop: a slice assignment compiles numba's shape error (3 s)
+        out[j, 0] = cards[j, 0]
     return out
 
 
@@ -166,18 +168,27 @@ def fold_values(prepared, opp_reach, payoff, out):  # type: ignore[no-untyped-de
     fold_values_into(prepared, opp_reach, payoff, out, np.empty(prepared[3][0] + 2))
 
 
-@njit(cache=True)
 def prepare_showdown(my_cards, my_strength, opp_cards, opp_strength, deck_size):  # type: ignore[no-untyped-def]
     """The opponent's hands sorted by strength (stable), each card's list of them, and where each
     of my hands reads the running sums: the tuple of ``SHOWDOWN_FIELDS`` that
-    :func:`showdown_values` reads."""
+    :func:`showdown_values` reads. The sort and the searches run in numpy (numba's compiled
+    versions cost 5 s of compilation), the card lists in :func:`_showdown_tables`."""
+    opp_strength = np.asarray(opp_strength, dtype=np.int64)
+    opp_order = np.argsort(opp_strength, kind="stable").astype(np.int64)
+    sorted_strength = opp_strength[opp_order]
+    lo = np.searchsorted(sorted_strength, my_strength, side="left").astype(np.int64)
+    hi = np.searchsorted(sorted_strength, my_strength, side="right").astype(np.int64)
+    return _showdown_tables(np.asarray(my_cards, dtype=np.int64), np.asarray(opp_cards, dtype=np.int64),
+                            opp_order, lo, hi, deck_size)
+
+
+@njit(cache=True)
+def _showdown_tables(my_cards, opp_cards, opp_order, lo, hi, deck_size):  # type: ignore[no-untyped-def]
+    """:func:`prepare_showdown` given the opponent's order by strength and each hand's ``lo`` and
+    ``hi`` in it."""
     mine = _two_cards(my_cards, deck_size)
     opp = _two_cards(opp_cards, deck_size + 1)
     n, m, cards = mine.shape[0], opp.shape[0], deck_size + 2
-    opp_order = np.argsort(opp_strength, kind="mergesort").astype(np.int64)
-    sorted_strength = opp_strength[opp_order]
-    lo = np.searchsorted(sorted_strength, my_strength, side="left")
-    hi = np.searchsorted(sorted_strength, my_strength, side="right")
     position = np.empty(m, dtype=np.int64)
     card_count = np.zeros(cards, dtype=np.int64)
     for j in range(m):
