@@ -432,10 +432,12 @@ def draw_game_tree(game: Game, ax: Axes | None = None, max_nodes: int = 400,
         shown = _short_labels(tree, edge_labels) if action_labels == "short" else edge_labels
         for c, p in zip(children, parents):
             out = -1 if x[c] < x[p] else 1  # beside the edge, away from its siblings
+            # (every label's point is inside the axes: annotation_clip=False skips that test)
             ax.annotate(shown[c], ((x[p] + x[c]) / 2, (y[p] + y[c]) / 2), xytext=(3 * out, 0),
                         textcoords="offset points", fontsize="large",
                         ha="right" if out < 0 else "left", va="center", color="#444444", zorder=3,
-                        bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.8))
+                        bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.8),
+                        annotation_clip=False)
 
     fills = infoset_fills(tree)
     for I in range(tree.num_infosets):
@@ -450,12 +452,13 @@ def draw_game_tree(game: Game, ax: Axes | None = None, max_nodes: int = 400,
             ax.annotate(tree.infoset_keys[tree.infoset[node]], (x[node], y[node]), xytext=(6, 6),
                         textcoords="offset points", fontsize="large", ha="left", va="bottom",
                         color=PLAYER_COLORS[int(tree.player[node])], zorder=5,
-                        bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.8))
+                        bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.8),
+                        annotation_clip=False)
     if payoffs:
         for node in tree.terminal_node:
             ax.annotate(f"{tree.payoff[node]:+g}", (x[node], y[node]), xytext=(0, -5),
                         textcoords="offset points", fontsize=0.9 * mpl.rcParams["font.size"],
-                        ha="center", va="top", zorder=5)
+                        ha="center", va="top", zorder=5, annotation_clip=False)
     ax.set_xlim(x.min() - 0.6, x.max() + 0.6)
     ax.set_ylim(y.min() - 0.5, 0.3)
     depth_axis(ax, tree.depth_max, "y")

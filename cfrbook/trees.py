@@ -163,13 +163,16 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
                      ring_size=ring["s"])
 
     # the move into each node, on its edge nearer the child (the parent's number is beside
-    # it, and on a phone's narrower columns takes more of the edge)
+    # it, and on a phone's narrower columns takes more of the edge). Every label of a tree has
+    # its point inside the axes: annotation_clip=False skips matplotlib's test of that point,
+    # which took a fifth of the time to save a tree's figure.
     along = 0.78 if phone and node_text else 0.6
     for c, p in zip(children, parents):
         ax.annotate(_short(placed.edge_labels[c]), ((1 - along) * x[p] + along * x[c],
                                                     (1 - along) * y[p] + along * y[c]),
                     ha="center", va="center", fontsize="small", color="#444444", zorder=3,
-                    bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.9))
+                    bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.9),
+                    annotation_clip=False)
 
     for roots, label in groups:
         boxes = []
@@ -182,7 +185,8 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
             boxes.append((x0, x1, y0))
         x0, x1, y0 = min(boxes, key=lambda box: box[2])
         ax.annotate(label, ((x0 + x1) / 2, y0), xytext=(0, -3), textcoords="offset points",
-                    ha="center", va="top", fontsize="small", color="#7a5a10", zorder=3)
+                    ha="center", va="top", fontsize="small", color="#7a5a10", zorder=3,
+                    annotation_clip=False)
 
     faded = np.zeros(tree.num_nodes, bool) if lit_nodes is None else ~lit_nodes
     draw_nodes(ax, tree, x, y, infoset_fills(tree), faded, size=55 if phone else 90,
@@ -200,14 +204,15 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
                     xytext=(0, above), textcoords="offset points", ha="center", va="bottom",
                     fontsize="small",
                     color=PLAYER_COLORS[int(tree.player[decision])], zorder=6,
-                    alpha=0.45 if faded[decision] else 1.0)
+                    alpha=0.45 if faded[decision] else 1.0, annotation_clip=False)
     gap = 5 if phone else 7   # points between a node and the text right of it
     for node, text in node_text.items():
         terminal = tree.num_children[node] == 0
         ax.annotate(text, (x[node], y[node]), xytext=(gap, 0) if terminal else (gap - 1, -5),
                     textcoords="offset points", ha="left", va="center" if terminal else "top",
                     fontsize="small", zorder=6, color="#222222",
-                    bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.85))
+                    bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none", alpha=0.85),
+                    annotation_clip=False)
     if payoffs:
         size = 0.9 * mpl.rcParams["font.size"]
         for node in tree.terminal_node:
@@ -218,7 +223,7 @@ def draw_tree(game: Game, ax: Axes | None = None, *,
             shift = gap + (words + gap if text else gap - 1)
             ax.annotate(f"{tree.payoff[node]:+g}", (x[node], y[node]), xytext=(shift, 0),
                         textcoords="offset points", ha="left", va="center", fontsize=size,
-                        color="#555555", zorder=6)
+                        color="#555555", zorder=6, annotation_clip=False)
 
     ax.set_xlim(-0.35, x.max() + (1.25 if node_text or not phone else 0.7))
     ax.set_ylim(y.min() - 0.8, 0.8)
@@ -395,7 +400,8 @@ def draw_public_tree(game: Game, rows: Callable[[str], Sequence[str]], header: S
         ax.plot(xs, ys, color="#9a9a9a", lw=1.0, zorder=1)
         ax.annotate(_short(h[-1]), at, ha="center", va="center", fontsize="small",
                     color="#444444", zorder=3,
-                    bbox=dict(boxstyle="round,pad=0.12", fc="white", ec="none"))
+                    bbox=dict(boxstyle="round,pad=0.12", fc="white", ec="none"),
+                    annotation_clip=False)
     rank = {key: k for k, key in enumerate(order)}
     for h in public:
         nodes = groups[h]
@@ -406,12 +412,14 @@ def draw_public_tree(game: Game, rows: Callable[[str], Sequence[str]], header: S
                 ax.plot(left[h] + 0.03, middle[h], marker="o", ms=3.5,
                         color=PLAYER_COLORS[TERMINAL], zorder=4)
                 ax.annotate(moves, (left[h] + 0.03, middle[h]), xytext=(5, 0),
-                            textcoords="offset points", ha="left", va="center", fontsize="small")
+                            textcoords="offset points", ha="left", va="center", fontsize="small",
+                            annotation_clip=False)
             else:
                 ax.plot(left[h], middle[h], marker="o", ms=4, color=PLAYER_COLORS[TERMINAL],
                         zorder=4)
                 ax.annotate(moves, (left[h], middle[h]), xytext=(0, -5),
-                            textcoords="offset points", ha="center", va="top", fontsize="small")
+                            textcoords="offset points", ha="center", va="top", fontsize="small",
+                            annotation_clip=False)
             continue
         infosets = sorted({int(tree.infoset[n]) for n in nodes},
                           key=lambda I: (rank.get(tree.infoset_keys[I], len(rank)), I))
