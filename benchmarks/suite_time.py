@@ -1,6 +1,7 @@
 """Where the time of the README's commands goes on this machine, from a fresh clone (issue 40).
 
     .venv/bin/python benchmarks/suite_time.py [--keep DIR] [--markdown]
+    .venv/bin/python benchmarks/suite_time.py --against COMMIT [--rounds N]
 
 Clones this checkout's HEAD into a temporary folder (or DIR, kept afterwards) and runs there, one
 after the other, as a new contributor would: ``make venv``, ``make check`` and ``make test``
@@ -12,8 +13,15 @@ slower machines of this kind to see whether their time goes where this machine's
 first lines name the CPU, whether its cores are threads of one physical core (SMT) and whether it
 has AVX-512.
 
+With ``--against COMMIT`` it compares HEAD with another commit instead: both are cloned fresh
+and run ``make test`` (their virtual environment included, without the browser tests) at the same
+time, ``--rounds`` times, and each run's wall and CPU time is reported with the ratio of HEAD's
+to the other's. These machines' speed drifts by a third within the hour, so two runs made one
+after the other can differ more than the change being measured; two run side by side share
+whatever the machine is doing (each takes about twice as long as alone).
+
 Nothing here asserts a time: the tables are for reading (tests/test_suite_time.py checks the
-parsing and the grouping on a sample of pytest's output).
+parsing, the grouping and the side-by-side runner's accounting on small commands).
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -77,6 +86,63 @@ def run(command: list[str], cwd: Path) -> tuple[float, float, str]:
     return wall, cpu, done.stdout
 
 
+def side_by_side(commands: dict[str, tuple[list[str], Path]]) -> dict[str, tuple[float, float, str]]:
+    """Start every command of ``{name: (command, working directory)}`` at once; for each, ``(wall
+    seconds, CPU seconds of it and its descendants, output)`` (``wait4``: each command's own
+    accounting, not the sum of all children that :func:`run` reads)."""
+    found: dict[str, tuple[float, float, str]] = {}
+    failed: list[str] = []
+
+    def watch(name: str, command: list[str], cwd: Path) -> None:
+        with tempfile.TemporaryFile("w+") as output:
+            start = time.perf_counter()
+            process = subprocess.Popen(command, cwd=cwd, stdout=output, stderr=subprocess.STDOUT, text=True)
+            _, status, usage = os.wait4(process.pid, 0)
+            process.returncode = os.waitstatus_to_exitcode(status)
+            wall = time.perf_counter() - start
+            output.seek(0)
+            text = output.read()
+        if process.returncode != 0:
+            failed.append(f"{name}: {' '.join(command)} failed:\n{text[-3000:]}")
+        found[name] = (wall, usage.ru_utime + usage.ru_stime, text)
+
+    threads = [threading.Thread(target=watch, args=(name, command, cwd))
+               for name, (command, cwd) in commands.items()]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failed:
+        sys.exit("\n".join(failed))
+    return {name: found[name] for name in commands}
+
+
+def clone(work: Path, commit: str = "HEAD") -> str:
+    """Clone this checkout into ``work`` at ``commit``; its short hash."""
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(work)], check=True)
+    subprocess.run(["git", "checkout", "--quiet", commit], cwd=work, check=True)
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=work, capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def compare(against: str, rounds: int, work: Path, markdown: bool) -> None:
+    """``make test`` of HEAD and of ``against``, fresh clones run side by side, ``rounds`` times."""
+    print(f"Machine: {cpu_name()}; make test with its environment, side by side, in {work}\n")
+    rows = []
+    for round_ in range(1, rounds + 1):
+        folders = {"HEAD": work / f"head-{round_}", against: work / f"other-{round_}"}
+        names = {label: clone(folder, "HEAD" if label == "HEAD" else against)
+                 for label, folder in folders.items()}
+        runs = side_by_side({label: (["make", "test", "ARGS=--ignore=tests/browser -q"], folder)
+                             for label, folder in folders.items()})
+        (wall, cpu, _), (other_wall, other_cpu, _) = runs["HEAD"], runs[against]
+        rows.append([str(round_), f"{names['HEAD']} {wall:.0f} / {cpu:.0f}",
+                     f"{names[against]} {other_wall:.0f} / {other_cpu:.0f}",
+                     f"{wall / other_wall:.3f}", f"{cpu / other_cpu:.3f}"])
+    print_table(["round", "HEAD: wall / CPU s", "other: wall / CPU s", "wall ratio", "CPU ratio"],
+                rows, markdown)
+
+
 def threads_of_a_core(siblings: str) -> int:
     """How many logical CPUs share cpu0's physical core, from the kernel's
     ``thread_siblings_list`` ("0", "0-1", "0,2"); more than one means SMT: two test workers on
@@ -103,11 +169,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--keep", type=Path, help="clone into this folder and keep it")
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--against", metavar="COMMIT",
+                        help="compare make test of HEAD with this commit's, run side by side")
+    parser.add_argument("--rounds", type=int, default=1, help="side-by-side rounds (--against)")
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="suite-time-"))
-    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(work)], check=True)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=work, capture_output=True,
-                            text=True).stdout.strip()
+    if args.against:
+        compare(args.against, args.rounds, work, args.markdown)
+        return
+    commit = clone(work)
     print(f"Machine: {cpu_name()}; a fresh clone of commit {commit} in {work}\n")
 
     phases = {}

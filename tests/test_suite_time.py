@@ -1,7 +1,10 @@
-"""benchmarks/suite_time.py reads pytest's durations report and sums it by file and by kind."""
+"""benchmarks/suite_time.py reads pytest's durations report and sums it by file and by kind, and
+charges each of the commands it runs side by side its own time."""
+
+import sys
 
 import pytest
-from suite_time import durations_by_file, kind_of, marked_files, threads_of_a_core
+from suite_time import durations_by_file, kind_of, marked_files, side_by_side, threads_of_a_core
 
 REPORT = """\
 ============================= slowest durations ==============================
@@ -43,3 +46,23 @@ def test_files_are_grouped_by_what_their_time_is_spent_on():
 @pytest.mark.parametrize("siblings, threads", [("0\n", 1), ("0-1\n", 2), ("0,2\n", 2), ("0-1,4-5", 4)])
 def test_the_threads_sharing_a_core_are_read_from_the_kernels_list(siblings, threads):
     assert threads_of_a_core(siblings) == threads
+
+
+def test_side_by_side_runs_start_together_and_each_is_charged_its_own_cpu(tmp_path):
+    """Two commands run at once: one spins for about 0.4 s of CPU, the other sleeps as long; each
+    is charged its own CPU time (not the other's), and each one's output is its own."""
+    spin = ("import time; end = time.process_time() + 0.4\n"
+            "while time.process_time() < end: pass\nprint('spun')")
+    runs = side_by_side({"spin": ([sys.executable, "-c", spin], tmp_path),
+                         "sleep": ([sys.executable, "-c", "import time; time.sleep(0.4); print('slept')"],
+                                   tmp_path)})
+    (spin_wall, spin_cpu, spin_out), (sleep_wall, sleep_cpu, sleep_out) = runs["spin"], runs["sleep"]
+    assert spin_out.strip() == "spun" and sleep_out.strip() == "slept"
+    assert spin_cpu >= 0.4 and sleep_cpu < 0.3
+    assert spin_wall >= 0.4 and sleep_wall >= 0.4
+
+
+def test_a_failed_side_by_side_command_stops_the_comparison_naming_it(tmp_path):
+    with pytest.raises(SystemExit, match=r"(?s)broken: .* 1 / 0 failed:\n.*ZeroDivisionError"):
+        side_by_side({"fine": ([sys.executable, "-c", "pass"], tmp_path),
+                      "broken": ([sys.executable, "-c", "1 / 0"], tmp_path)})
