@@ -70,11 +70,12 @@ venv: $(STAMP)
 # --compile-bytecode compiled all 9,000 modules of the environment at install, 10 s before anything
 # else could start (Intel Xeon); compileall still compiles the checkout's own modules. Then numba
 # compiles cfrlib's walks, hold'em kernels, exact evaluation and Deep CFR's traversal once into its
-# on-disk cache (about 40 s of CPU: 17 in one process for the hold'em kernels, 5 for each sampling
-# walk; 47 on a 2.5 GHz Xeon), rather than in every test process and notebook kernel that first
-# needs them at once; meanwhile mypy fills .mypy_cache (15 s of CPU, the stubs of numpy, scipy and
-# matplotlib; then 1 s), on the core the hold'em compilation leaves free, so that make check stays
-# under a minute from the first run (tests/test_types.py reports type errors); and pytest collects
+# on-disk cache (about 40 s of CPU; 45 to 53 on a 2.5 GHz Xeon, about 21 of it in one process for
+# the hold'em kernels, 5 to 8 for each sampling walk), rather than in every test process and
+# notebook kernel that first needs them at once; meanwhile mypy fills .mypy_cache (15 s of CPU,
+# 19 on the 2.5 GHz Xeon: the stubs of numpy, scipy and matplotlib; then 1 s), on the core the
+# hold'em compilation leaves free, so that make check stays under a minute from the first run
+# (tests/test_types.py reports type errors); and pytest collects
 # every test once, which writes the test modules with their asserts rewritten to __pycache__ (4 s of
 # CPU), rather than each test worker of the first make test or make check rewriting them all again
 # (8 s of collection in a worker cold, 4 s warm; Intel Xeon).
