@@ -6,7 +6,7 @@
 Clones this checkout's HEAD into a temporary folder (or DIR, kept afterwards) and runs there, one
 after the other, as a new contributor would: ``make venv``, ``make check`` and ``make test``
 (without the browser tests, as CI runs it). For each it reports the wall time and the CPU time
-of all its processes (``getrusage`` of the children: test workers, notebook kernels, book
+of all its processes (``wait4``: test workers, notebook kernels, book
 builds), then the tests' own durations from pytest's ``--durations=0``, summed by kind
 (notebooks, book builds, wheel, the rest), the heaviest files and every chapter. Run it on the
 slower machines of this kind to see whether their time goes where this machine's does; the
@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
 import subprocess
 import sys
 import tempfile
@@ -73,23 +72,10 @@ def marked_files(marker: str) -> set[str]:
             if pattern.search(p.read_text())}
 
 
-def run(command: list[str], cwd: Path) -> tuple[float, float, str]:
-    """``(wall seconds, CPU seconds of every child process, output)`` of ``command``."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    if done.returncode != 0:
-        sys.exit(f"{' '.join(command)} failed:\n{(done.stdout + done.stderr)[-3000:]}")
-    return wall, cpu, done.stdout
-
-
 def side_by_side(commands: dict[str, tuple[list[str], Path]]) -> dict[str, tuple[float, float, str]]:
     """Start every command of ``{name: (command, working directory)}`` at once; for each, ``(wall
     seconds, CPU seconds of it and its descendants, output)`` (``wait4``: each command's own
-    accounting, not the sum of all children that :func:`run` reads)."""
+    accounting, whatever else runs beside it). Exits naming any command that failed."""
     found: dict[str, tuple[float, float, str]] = {}
     failed: list[str] = []
 
@@ -181,9 +167,10 @@ def main() -> None:
     print(f"Machine: {cpu_name()}; a fresh clone of commit {commit} in {work}\n")
 
     phases = {}
-    phases["make venv"] = run(["make", "venv"], work)
-    phases["make check"] = run(["make", "check", "ARGS=--durations=0 -q"], work)
-    phases["make test"] = run(["make", "test", "ARGS=--ignore=tests/browser --durations=0 -q"], work)
+    for name, command in (("make venv", ["make", "venv"]),
+                          ("make check", ["make", "check", "ARGS=--durations=0 -q"]),
+                          ("make test", ["make", "test", "ARGS=--ignore=tests/browser --durations=0 -q"])):
+        phases[name] = side_by_side({name: (command, work)})[name]   # one after the other
     print_table(["command", "wall s", "CPU s", "CPU / wall"],
                 [[name, f"{wall:.0f}", f"{cpu:.0f}", f"{cpu / wall:.2f}"]
                  for name, (wall, cpu, _) in phases.items()], args.markdown)
