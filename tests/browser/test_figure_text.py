@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_rendered_book import PAGES, SITE, browser  # noqa: F401
+from test_rendered_book import PAGES, browser, shared_load  # noqa: F401
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 from figure_layout import MIN_TEXT_PX  # noqa: E402
@@ -69,22 +69,14 @@ async () => {
 """
 
 
-def measure(browser, page_path: str, width: int) -> list[dict]:  # noqa: F811
-    """The figures of ``page_path`` at a ``width`` px window, as :data:`MEASURE` finds them."""
-    page = browser.new_page(viewport={"width": width, "height": 900})
-    page.goto((SITE / page_path).as_uri())
-    page.wait_for_load_state("load")
-    found = page.evaluate(MEASURE)
-    page.close()
-    return found
-
-
 @pytest.mark.parametrize("width", sorted(WIDTHS))
 @pytest.mark.parametrize("page_path", CHAPTER_PAGES or ["(no built book)"])
-def test_figure_text_is_legible(browser, page_path, width):  # noqa: F811
+def test_figure_text_is_legible(browser, shared_load, page_path, width):  # noqa: F811
+    """The figures of the page at a ``width`` px window, as :data:`MEASURE` finds them (in the
+    page's one load at that width: test_rendered_book.shared_load)."""
     least = WIDTHS[width]
     problems = []
-    for figure in measure(browser, page_path, width):
+    for figure in shared_load(browser, page_path, width)["figures"]:
         if not figure["recorded"]:
             problems.append(f"{figure['what']}: no data-text-px (the notebook was saved without "
                             "the sizes of its figures' text: re-execute it)")

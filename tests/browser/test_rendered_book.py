@@ -1,7 +1,8 @@
 """Open every page of the built book in headless Chromium and check what a reader sees.
 
 For each page, both as a local file (how `make book` tells readers to open it) and from a
-local web server (how a hosted copy is read):
+local web server (how a hosted copy is read), except the API reference's pages, opened as local
+files only (they run only scripts every chapter runs, and hold no notebook output):
 - math is typeset: no raw ``\\(``, ``\\[`` or ``$$`` left in the text, no MathJax error boxes,
   and every display equation fits its column at 1280 px; no code scrolls sideways at 1280 px,
   and its lines wrap with a hanging indent;
@@ -123,9 +124,10 @@ def browser():
         chromium.close()
 
 
-def _is_local(url: str, server: str) -> bool:
+def _is_local(url: str, server: str | None) -> bool:
     parts = urlsplit(url)
-    return parts.scheme in ("file", "data", "blob", "about") or url.startswith(server)
+    return parts.scheme in ("file", "data", "blob", "about") or (
+        server is not None and url.startswith(server))
 
 
 CHECK_PAGE = """
@@ -290,44 +292,143 @@ DEAD_CONTROLS = ", ".join(f".widget-subarea {tag}" for tag in ("input", "button"
                                                                 "textarea"))
 
 
-@pytest.mark.parametrize("scheme", ["file", "http"])
-@pytest.mark.parametrize("page_path", PAGES or ["(no built book)"])
-def test_page_renders(browser, server_url, page_path, scheme):
-    url = (SITE / page_path).as_uri() if scheme == "file" else server_url + page_path
-    problems: list[str] = []
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+REFERENCE = "chapters/api/"
+"""Where the API reference's pages are, written from the docstrings (no notebook output)."""
+
+
+def _script_files(page_path: str) -> set[str]:
+    """The script files a built page loads, as paths from the site's root."""
+    page = SITE / page_path
+    return {(page.parent / src.split("?")[0]).resolve().relative_to(SITE.resolve()).as_posix()
+            for src in re.findall(r'<script[^>]*\ssrc="([^"]+)"', page.read_text())}
+
+
+def test_reference_pages_hold_no_output_and_run_only_the_chapters_scripts():
+    """What can differ between a page opened from the disk and one from a server is what its
+    scripts do (fetching a file, a module), and a notebook's output (widgets, explorers). A
+    reference page has neither of its own: it runs only script files every chapter page runs,
+    and the chapters are opened both ways. So test_page_renders opens a reference page once,
+    from the disk, where a missing file fails its request (a server answers it with a 404)."""
+    if not PAGES:
+        _unavailable(f"no built book in {SITE}: run `make book` first")
+    chapters = [p for p in PAGES if re.fullmatch(r"chapters/\d\d_\w+\.html", p)]
+    references = [p for p in PAGES if p.startswith(REFERENCE)]
+    assert chapters and references
+    every_chapters = set.intersection(*map(_script_files, chapters))
+    for page in references:
+        html = (SITE / page).read_text()
+        assert _script_files(page) <= every_chapters, (
+            f"{page} runs {sorted(_script_files(page) - every_chapters)}, which not every "
+            "chapter runs: open the reference pages over HTTP too (test_page_renders)")
+        assert 'class="cell_output' not in html and "cfrlib-explorer-data" not in html \
+            and "application/vnd.jupyter.widget" not in html, f"{page} holds a notebook's output"
+
+
+def _load(browser, url: str, server_url: str | None, viewport: dict, checks: dict) -> dict:
+    """Open ``url`` in a fresh browser context of ``viewport``'s size; what each of ``checks``
+    (name: a JavaScript function to evaluate, or a Python one given the page) returns there, and
+    under "events" the console errors, uncaught exceptions, failed requests and requests to the
+    internet of the whole visit."""
+    events: list[str] = []
+    context = browser.new_context(viewport=viewport)
 
     def route(request_route):
         request = request_route.request
         if _is_local(request.url, server_url):
             request_route.continue_()
         else:
-            problems.append(f"request to the internet: {request.url}")
+            events.append(f"request to the internet: {request.url}")
             request_route.abort()
 
     context.route("**/*", route)
     page = context.new_page()
-    page.on("console", lambda msg: msg.type == "error" and problems.append(f"console error: {msg.text}"))
-    page.on("pageerror", lambda exc: problems.append(f"uncaught exception: {exc}"))
+    page.on("console", lambda msg: msg.type == "error" and events.append(f"console error: {msg.text}"))
+    page.on("pageerror", lambda exc: events.append(f"uncaught exception: {exc}"))
     page.on("requestfailed", lambda req: _is_local(req.url, server_url)
-            and problems.append(f"failed to load {req.url}: {req.failure}"))
+            and events.append(f"failed to load {req.url}: {req.failure}"))
     try:
         page.goto(url, wait_until="load")
-        problems += page.evaluate(CHECK_PAGE)
-        views = page.locator(WIDGET_VIEW).count()
-        if views:
-            try:
-                page.wait_for_function(WIDGETS_RENDERED, arg=WIDGET_VIEW, timeout=20000)
-            except Exception:
-                problems.append(f"{views} widget view(s) saved in the page, not all rendered")
-            dead = page.locator(DEAD_CONTROLS).count()
-            if dead:
-                problems.append(f"{dead} widget control(s) that need a kernel, so do nothing in "
-                                "this page (show them through cfrbook.interactive.Explorer)")
+        found = {name: check(page) if callable(check) else page.evaluate(check)
+                 for name, check in checks.items()}
         page.wait_for_timeout(200)  # late console messages
     finally:
         context.close()
-    assert not problems, f"{url}:\n  " + "\n  ".join(problems)
+    return {"events": events, **found}
+
+
+def _page_problems(page) -> list[str]:
+    """What CHECK_PAGE finds, and saved widget views left unrendered or holding controls."""
+    problems = page.evaluate(CHECK_PAGE)
+    views = page.locator(WIDGET_VIEW).count()
+    if views:
+        try:
+            page.wait_for_function(WIDGETS_RENDERED, arg=WIDGET_VIEW, timeout=20000)
+        except Exception:
+            problems.append(f"{views} widget view(s) saved in the page, not all rendered")
+        dead = page.locator(DEAD_CONTROLS).count()
+        if dead:
+            problems.append(f"{dead} widget control(s) that need a kernel, so do nothing in "
+                            "this page (show them through cfrbook.interactive.Explorer)")
+    return problems
+
+
+LAPTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+SHARED_LOADS = {1280: [p for p in PAGES if p.startswith("chapters/") and not p.startswith(REFERENCE)],
+                390: [p for p in PAGES if re.fullmatch(r"chapters/\d\d_\w+\.html", p)]}
+"""The pages opened once at each width, from the disk, for every check of theirs at that width."""
+
+
+def _shared_checks(width: int) -> dict:
+    """The checks one load of a page at ``width`` serves (each test reads its own): at 1280 px
+    test_page_renders', the columns and listings of the two tests of ``chapters_at_1280`` and
+    test_figure_text's; at 390 px test_figure_text's and test_phone's. The latter two live beside
+    their tests."""
+    from test_figure_text import MEASURE
+    from test_phone import CHECK_PHONE
+
+    if width == 1280:
+        return {"page": _page_problems, "columns": COLUMNS, "figures": MEASURE,
+                "listings": lambda page: [pre.evaluate(LINE_ROWS) for pre in page.locator(
+                    "div.cell_output div.text_html div.highlight pre").all()]}
+    return {"figures": MEASURE, "phone": CHECK_PHONE}
+
+
+@pytest.fixture(scope="session")
+def shared_load(tmp_path_factory, worker_id):
+    """``shared_load(browser, page_path, width)``: what :func:`_load` found on the page of
+    SHARED_LOADS opened from the disk at that width, with :func:`_shared_checks`. Loading a
+    chapter (its MathJax, its figures, its widgets) is most of each such check's time; under
+    pytest-xdist the first worker to need a page loads it and leaves the result in the run's
+    temporary folder for the others."""
+    basetemp = tmp_path_factory.getbasetemp()
+    folder = basetemp if worker_id == "master" else basetemp.parent   # this run's, all workers'
+
+    def load(browser, page_path: str, width: int) -> dict:
+        assert page_path in SHARED_LOADS[width], page_path
+        record = folder / f"load-{width}-{page_path.replace('/', '-')}.json"
+        with open(record.with_suffix(".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not record.exists():
+                found = _load(browser, (SITE / page_path).as_uri(), None,
+                              LAPTOP if width == 1280 else PHONE, _shared_checks(width))
+                record.write_text(json.dumps(found))
+            return json.loads(record.read_text())
+
+    return load
+
+
+@pytest.mark.parametrize("page_path, scheme", [
+    (page, scheme) for page in PAGES or ["(no built book)"]
+    for scheme in (("file",) if page.startswith(REFERENCE) else ("file", "http"))])
+def test_page_renders(browser, server_url, shared_load, page_path, scheme):
+    if scheme == "file" and page_path in SHARED_LOADS[1280]:
+        found = shared_load(browser, page_path, 1280)
+    else:
+        url = (SITE / page_path).as_uri() if scheme == "file" else server_url + page_path
+        found = _load(browser, url, server_url, LAPTOP, {"page": _page_problems})
+    problems = found["events"] + found["page"]
+    assert not problems, f"{page_path} ({scheme}):\n  " + "\n  ".join(problems)
 
 
 COLUMNS = """() => [...document.querySelectorAll("article figure, article .cfrlib-explorer")]
@@ -337,36 +438,11 @@ COLUMNS = """() => [...document.querySelectorAll("article figure, article .cfrli
 
 
 @pytest.fixture(scope="module")
-def chapters_at_1280(browser, tmp_path_factory, worker_id) -> dict[str, dict]:
-    """Each chapter's page opened once at 1280 px: the width of the column of each figure and
-    explorer (``columns``) and the rows of each line of each highlighted listing (``listings``,
-    as LINE_ROWS gives them), for the two tests below. Opened once per run: under pytest-xdist
-    the two tests may run on two workers, and the first to need the pages (44 s of a worker's
-    time) leaves them in the run's temporary folder for the other, which waits for them."""
-    if worker_id == "master":   # not under xdist
-        return _chapters_at_1280(browser)
-    shared = tmp_path_factory.getbasetemp().parent / "chapters_at_1280.json"   # this run's, all workers'
-    with open(shared.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not shared.exists():
-            shared.write_text(json.dumps(_chapters_at_1280(browser)))
-        return json.loads(shared.read_text())
-
-
-def _chapters_at_1280(browser) -> dict[str, dict]:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    found: dict[str, dict] = {}
-    try:
-        for page_path in PAGES:
-            if page_path.startswith("chapters/") and "/api/" not in page_path:
-                page.goto((SITE / page_path).as_uri(), wait_until="load")
-                found[page_path] = {
-                    "columns": page.evaluate(COLUMNS),
-                    "listings": [pre.evaluate(LINE_ROWS) for pre in page.locator(
-                        "div.cell_output div.text_html div.highlight pre").all()]}
-    finally:
-        page.close()
-    return found
+def chapters_at_1280(browser, shared_load) -> dict[str, dict]:
+    """Each chapter's page opened at 1280 px (once in a run: :func:`shared_load`): the width of
+    the column of each figure and explorer (``columns``) and the rows of each line of each
+    highlighted listing (``listings``, as LINE_ROWS gives them), for the two tests below."""
+    return {page_path: shared_load(browser, page_path, 1280) for page_path in SHARED_LOADS[1280]}
 
 
 def test_the_figure_check_assumes_the_column_the_pages_give_their_figures(chapters_at_1280):
