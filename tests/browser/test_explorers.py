@@ -229,6 +229,8 @@ def test_every_explorer_is_laid_out_and_moves_without_a_kernel(browser, server_u
     them."""
     if not EXPLORER_PAGES:
         pytest.skip("no built page holds an explorer")
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     url = (SITE / page_path).as_uri() if scheme == "file" else server_url + page_path
     phone = width < 577   # cfrbook.phone_figures.PHONE_MEDIA: (max-width: 576px)
     errors: list[str] = []
@@ -270,7 +272,15 @@ def test_every_explorer_is_laid_out_and_moves_without_a_kernel(browser, server_u
                 k = int(button.get_attribute("data-play"))
                 before = root.evaluate(STATE)
                 button.click()
-                page.wait_for_timeout(int(data["interval"] * 2.5))
+                # playing steps the slider every data["interval"] ms: stop it once it has moved
+                try:
+                    page.wait_for_function("([range, before]) => +range.value !== before",
+                                           arg=[root.locator(f'input[type=range][data-axis="{k}"]')
+                                                .element_handle(), before["positions"][k]],
+                                           timeout=10 * data["interval"])
+                except PlaywrightTimeout:
+                    pytest.fail(f"{where}: the play button did not step the figure in "
+                                f"{10 * data['interval']} ms", pytrace=False)
                 button.click()
                 after = _check_shown(root, data, f"{where}, play", phone)
                 assert after["positions"][k] != before["positions"][k], (
