@@ -17,14 +17,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_rendered_book import PAGES, browser, shared_load  # noqa: F401
+from test_rendered_book import CHAPTERS, browser, shared_load  # noqa: F401
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 from figure_layout import MIN_TEXT_PX  # noqa: E402
 
 from cfrbook.phone_figures import PHONE_MIN_PX  # noqa: E402
 
-CHAPTER_PAGES = [p for p in PAGES if p.startswith("chapters/") and p.split("/")[-1][:2].isdigit()]
 WIDTHS = {390: PHONE_MIN_PX, 1280: MIN_TEXT_PX}
 
 MEASURE = """
@@ -70,7 +69,7 @@ async () => {
 
 
 @pytest.mark.parametrize("width", sorted(WIDTHS))
-@pytest.mark.parametrize("page_path", CHAPTER_PAGES or ["(no built book)"])
+@pytest.mark.parametrize("page_path", CHAPTERS or ["(no built book)"])
 def test_figure_text_is_legible(browser, shared_load, page_path, width):  # noqa: F811
     """The figures of the page at a ``width`` px window, as :data:`MEASURE` finds them (in the
     page's one load at that width: test_rendered_book.shared_load)."""

@@ -77,6 +77,8 @@ def _pages() -> list[str]:
 
 
 PAGES = _pages()
+CHAPTERS = [p for p in PAGES if re.fullmatch(r"chapters/\d\d_\w+\.html", p)]
+"""The numbered chapters' pages."""
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -311,10 +313,9 @@ def test_reference_pages_hold_no_output_and_run_only_the_chapters_scripts():
     from the disk, where a missing file fails its request (a server answers it with a 404)."""
     if not PAGES:
         _unavailable(f"no built book in {SITE}: run `make book` first")
-    chapters = [p for p in PAGES if re.fullmatch(r"chapters/\d\d_\w+\.html", p)]
     references = [p for p in PAGES if p.startswith(REFERENCE)]
-    assert chapters and references
-    every_chapters = set.intersection(*map(_script_files, chapters))
+    assert CHAPTERS and references
+    every_chapters = set.intersection(*map(_script_files, CHAPTERS))
     for page in references:
         html = (SITE / page).read_text()
         assert _script_files(page) <= every_chapters, (
@@ -375,7 +376,7 @@ def _page_problems(page) -> list[str]:
 LAPTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 SHARED_LOADS = {1280: [p for p in PAGES if p.startswith("chapters/") and not p.startswith(REFERENCE)],
-                390: [p for p in PAGES if re.fullmatch(r"chapters/\d\d_\w+\.html", p)]}
+                390: CHAPTERS}
 """The pages opened once at each width, from the disk, for every check of theirs at that width."""
 
 
