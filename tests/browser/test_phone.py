@@ -2,13 +2,13 @@
 inline formula is cut off (a wide one scrolls in its own box: tools/static/wide_math.js) nor
 parted from the punctuation after it when its line has room for both (no line starting with the
 ")" of "(1/6)"), display equations and wide tables scroll inside their own boxes, and code breaks
-between tokens, never inside one that would fit on a row (tools/static/code_lines.js)."""
+between tokens, never inside one that would fit on a row (tools/static/code_lines.js); and at
+that width too the page logs no console error, throws nothing and fails no request."""
 
 from __future__ import annotations
 
 import pytest
 from test_rendered_book import CHAPTERS, browser, shared_load  # noqa: F401
-
 
 CHECK_PHONE = """
 async () => {
@@ -83,6 +83,8 @@ async () => {
 
 @pytest.mark.parametrize("page_path", CHAPTERS or ["(no built book)"])
 def test_a_chapter_reads_on_a_phone(browser, shared_load, page_path):  # noqa: F811
-    """CHECK_PHONE's problems, in the page's one load at 390 px (test_rendered_book.shared_load)."""
-    problems = shared_load(browser, page_path, 390)["phone"]
+    """CHECK_PHONE's problems, and the console errors, uncaught exceptions and failed requests
+    of the page's one load at 390 px (test_rendered_book.shared_load)."""
+    found = shared_load(browser, page_path, 390)
+    problems = found["events"] + found["phone"]
     assert not problems, f"{page_path} at 390 px:\n" + "\n".join(problems)
