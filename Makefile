@@ -122,7 +122,7 @@ lab: venv $(LAB_STAMP)
 	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS) chapters/
 
 $(LAB_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -r requirements-lab.txt
+	$(BIN)/python -m pip install --quiet --no-deps -r requirements-lab.txt
 	@rm -f $(VENV)/.lab-installed-*
 	@touch $@
 

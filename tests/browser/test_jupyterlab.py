@@ -45,12 +45,14 @@ def _lab_installed() -> bool:
 
 
 def _install_lab() -> None:
-    """Install requirements-lab.txt into this environment (with uv where make venv put it), then mark it installed for
-    the Makefile (its stamp is keyed on the file's sha256)."""
+    """Install requirements-lab.txt into this environment as the Makefile does (without the
+    dependencies the file leaves out on purpose; with uv where make venv put it), then mark it
+    installed for the Makefile (its stamp is keyed on the file's sha256)."""
     uv = Path(sys.prefix) / "bin" / "uv"      # make venv installs it: much faster than pip
     command = ([str(uv), "pip", "install", "--python", sys.executable] if uv.exists()
                else [sys.executable, "-m", "pip", "install"])
-    run = subprocess.run(command + ["--quiet", "-r", str(ROOT / "requirements-lab.txt")],
+    run = subprocess.run(command + ["--quiet", "--no-deps", "-r",
+                                    str(ROOT / "requirements-lab.txt")],
                          capture_output=True, text=True, timeout=900)
     if run.returncode != 0 or not _lab_installed():
         _unavailable(f"could not install requirements-lab.txt: {run.stderr[-1000:]}")
