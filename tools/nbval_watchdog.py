@@ -36,6 +36,9 @@ Every kernel checks the figures it saves as images, inline or as explorer frames
 (tools/figure_layout.py, installed when the kernel starts): after each cell the problems found
 (overlapping or cut-off text, text too small once shown in the page's column, a legend over the
 data) fail the cell, naming the figure and the texts.
+
+The test processes and the kernels run Python's cyclic garbage collector less often
+(tools/collector.py).
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ import time
 import psutil
 import pytest
 
+import collector
 import user_expressions
 from figure_layout import KERNEL_INSTALL as FIGURE_CHECK_INSTALL
 from frame_check import explorer_differences
@@ -68,6 +72,7 @@ IDLE_CPU = 0.05     # CPU seconds a kernel may use over the stall time and still
 
 def pytest_configure(config):
     os.environ.setdefault(FRAMES_VARIABLE, "sample")   # the kernels nbval starts inherit it
+    collector.use()
 
 
 def pytest_addoption(parser):
@@ -263,7 +268,7 @@ def _setup_with_retry(notebook, setup) -> None:
             raise
         notebook.warn(pytest.PytestWarning(f"{notebook.nodeid}: {error}; starting it again"))
         setup()
-    _install_figure_check(notebook)
+    _prepare_kernel(notebook)
 
 
 _EXPLORER_DATA = re.compile(r'class="cfrlib-explorer-data">(.*?)</script>', re.DOTALL)
@@ -290,12 +295,15 @@ def _check_explorer_frames(item) -> None:
                         "notebook: make execute NB=...):\n  " + "\n  ".join(found), pytrace=False)
 
 
-def _install_figure_check(notebook) -> None:
-    """Make the notebook's kernel check every figure it saves (tools/figure_layout.py)."""
-    found = _user_expressions(notebook, {"installed": FIGURE_CHECK_INSTALL}, 60)
-    if found["installed"].get("status") != "ok":
-        raise RuntimeError(f"{notebook.nodeid}: the figure check could not be installed in "
-                           f"its kernel: {found['installed']}")
+def _prepare_kernel(notebook) -> None:
+    """Make the notebook's kernel check every figure it saves (tools/figure_layout.py) and
+    collect its garbage less often (tools/collector.py)."""
+    found = _user_expressions(notebook, {"installed": FIGURE_CHECK_INSTALL,
+                                         "collector": collector.KERNEL_SETUP}, 60)
+    for name, what in (("installed", "the figure check"), ("collector", "the collector's thresholds")):
+        if found[name].get("status") != "ok":
+            raise RuntimeError(f"{notebook.nodeid}: {what} could not be set in its kernel: "
+                               f"{found[name]}")
 
 
 def _check_figures(item) -> None:

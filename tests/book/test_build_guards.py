@@ -16,6 +16,7 @@ whose kernel stops only once passes after the restart. The book build starts no 
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -26,6 +27,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import collector
 import nbformat
 import psutil
 import pytest
@@ -67,9 +69,9 @@ def _notebook(path: Path, cells: list, title: str | None = None) -> None:
 
 def _test_setup(root: Path) -> Path:
     """The test configuration of this repository in ``root``; returns its chapters folder."""
-    for name in ("pytest.ini", "conftest.py", "tools/nbval_watchdog.py", "tools/user_expressions.py",
-                 "tools/frame_check.py", "tools/figure_layout.py", "tools/figure_looks.py",
-                 "tests/nbval_sanitize.cfg"):
+    for name in ("pytest.ini", "conftest.py", "tools/nbval_watchdog.py", "tools/collector.py",
+                 "tools/user_expressions.py", "tools/frame_check.py", "tools/figure_layout.py",
+                 "tools/figure_looks.py", "tests/nbval_sanitize.cfg"):
         (root / name).parent.mkdir(exist_ok=True)
         shutil.copy(ROOT / name, root / name)
     return root / "chapters"
@@ -158,6 +160,7 @@ def nbval_run(tmp_path_factory) -> tuple[subprocess.CompletedProcess, dict[str, 
         ("x = 6 * 7", None), _quote(current),
         ("print(x)", "42\n"), timing,
         (FIGURE.format(where="upper left"), "drawn\n"),
+        ("import gc\nprint(gc.get_threshold())", f"{collector.GC_THRESHOLDS}\n"),
     ])
     # Cells 0-1: an error, a changed number; 2-3: quoted numbers, stale and never stored; 4: a
     # legend over the data.
@@ -213,6 +216,14 @@ def test_a_kernel_that_dies_while_starting_is_started_again(nbval_run):
     assert "Kernel died before replying" in run.stdout and "starting it again" in run.stdout
 
 
+def test_the_test_processes_and_kernels_collect_garbage_at_the_set_thresholds(nbval_run):
+    """tools/nbval_watchdog.py sets tools/collector.py's thresholds in each test process and in
+    each kernel it starts (the clean notebook's last cell prints the kernel's)."""
+    run, outcome = nbval_run
+    assert gc.get_threshold() == collector.GC_THRESHOLDS != (700, 10, 10)
+    assert outcome["clean"][5:] == ["passed"], run.stdout[-3000:]
+
+
 def test_nbval_fails_on_a_stale_or_missing_quoted_number(nbval_run):
     """Strict nbval compares code cells only; tools/nbval_watchdog.py also evaluates the {eval}
     expressions of the markdown cells after each code cell and compares them with the stored
@@ -234,7 +245,7 @@ def test_nbval_fails_on_a_figure_a_reader_cannot_read(nbval_run):
     twin passes."""
     run, outcome = nbval_run
     assert run.returncode == 1, run.stdout[-3000:]
-    assert outcome["clean"][4:] == ["passed"], run.stdout[-3000:]
+    assert outcome["clean"][4:5] == ["passed"], run.stdout[-3000:]
     assert outcome["defects"][4:] == ["failed"], run.stdout[-3000:]
     assert ("chapters/defects.ipynb, cell 4: 1 problem(s) with the text of its figures, as the "
             "page shows them:\n  figure 'a curve': the legend ('diagonal') covers points of "
