@@ -2,11 +2,11 @@
 
 The collector walks every tracked object of a generation each time it runs, and these processes
 hold hundreds of thousands from their imports alone (numba, matplotlib, IPython, Sphinx) while the
-textbook solvers, Sphinx and pytest allocate many more: with Python's default thresholds (700, 10,
-10) the collector took about a tenth of make test's CPU time and a sixth of a book build's (Intel
-Xeon at 2.5 GHz: make test 422 s against 382-402 s of CPU for the same run with
-:data:`GC_THRESHOLDS`; a book build 57-66 s against 46-57 s). What they compute does not depend on
-when the collector runs; only the memory held by garbage in reference cycles waits longer.
+textbook solvers, Sphinx and pytest allocate many more. Measured on an Intel Xeon at 2.5 GHz with
+Python's default thresholds (700, 10, 10) against :data:`GC_THRESHOLDS`: a book build 57-66 s of
+CPU against 46-57 s; make test from a fresh clone, its environment included, 533 s against 513 s,
+run side by side (benchmarks/suite_time.py --against). What they compute does not depend on when
+the collector runs; only the memory held by garbage in reference cycles waits longer.
 
 Used by tools/nbval_watchdog.py (each test process and the notebook kernels it starts),
 tools/execute-notebooks (its kernels) and, as a Sphinx extension (``local_extensions`` of
