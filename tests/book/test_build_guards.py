@@ -153,7 +153,7 @@ def nbval_run(tmp_path_factory) -> tuple[subprocess.CompletedProcess, dict[str, 
     timing = _quote({**current, "x": "41"})          # a measurement: not compared, like its code
     timing.metadata["tags"] = ["nbval-ignore-output"]
     # Cells 0-1: printed numbers (another memory address is no change); 2-3: quoted numbers,
-    # current and a timing; 4: a legible figure.
+    # current and a timing; 4: a legible figure; 5: the kernel's garbage-collector thresholds.
     _notebook(chapters / "clean.ipynb", [
         ("print(6 * 7)", "42\n"),
         ("print(object())", "<object object at 0x7f00deadbeef>\n"),
