@@ -213,8 +213,10 @@ def style(phone: bool = False) -> None:
     ``"small"`` text is :data:`~cfrbook.phone_figures.PHONE_TEXT_PT` points."""
     import matplotlib as mpl
 
+    from . import log_ticks
     from .phone_figures import PHONE_TEXT_PT
 
+    log_ticks.install()
     mpl.rcParams.update(_STYLE)
     if not phone:
         _no_post_cell_redraw()
