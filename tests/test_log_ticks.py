@@ -44,20 +44,24 @@ FIGURES = {
 }
 
 
-def _draw(panel, builtin: bool, panels: int = 1):
-    """``panel`` drawn in a small styled figure (``panels`` times side by side), as a PNG's
-    pixels, with matplotlib's log scale (``builtin``) or cfrbook's, and the figure."""
+def _draw(cases, builtin: bool):
+    """The ``cases`` (names of FIGURES), a panel each, in one small styled figure, with
+    matplotlib's log scale (``builtin``) or cfrbook's: the PNG's pixels and the figure."""
     import matplotlib.pyplot as plt
     from PIL import Image
 
-    fig, axes = plotting.new_figure(1, panels, width=3.2 * panels, height=2.4, squeeze=False)
-    axes = axes.ravel()                        # new_figure installs cfrbook's scale
+    columns = min(2, len(cases))   # 6.4 inches: narrower than the column, text at its size
+    rows = -(-len(cases) // columns)
+    fig, axes = plotting.new_figure(rows, columns, width=3.2 * columns, height=2.4 * rows,
+                                    squeeze=False)
     with warnings.catch_warnings():   # matplotlib's own takes an axis parameter, pending deprecation
         warnings.simplefilter("ignore", PendingDeprecationWarning)
         scale.register_scale(scale.LogScale if builtin else log_ticks.LogScale)
-    try:
-        for ax in axes:
-            panel(ax)
+    try:                               # (new_figure installed cfrbook's)
+        for name, ax in zip(cases, axes.ravel()):
+            FIGURES[name](ax)
+        for ax in axes.ravel()[len(cases):]:
+            ax.set_visible(False)
         out = io.BytesIO()
         fig.savefig(out, format="png", bbox_inches="tight")
         plt.close(fig)
@@ -66,34 +70,46 @@ def _draw(panel, builtin: bool, panels: int = 1):
         log_ticks.install()
 
 
-@pytest.mark.parametrize("name", FIGURES)
-def test_the_marks_give_matplotlibs_image_pixel_for_pixel(name):
-    panels = 2 if name == "log-log" else 1
-    ours, _ = _draw(FIGURES[name], builtin=False, panels=panels)
-    theirs, _ = _draw(FIGURES[name], builtin=True, panels=panels)
-    assert ours.shape == theirs.shape
-    differing = int(np.any(ours != theirs, axis=-1).sum())
-    assert differing == 0, f"{name}: {differing} pixels differ"
+def _differing_pixels(cases) -> int:
+    ours, _ = _draw(cases, builtin=False)
+    theirs, _ = _draw(cases, builtin=True)
+    return -1 if ours.shape != theirs.shape else int(np.any(ours != theirs, axis=-1).sum())
 
 
-def test_an_axis_of_marks_makes_one_minor_tick_where_matplotlib_makes_dozens():
-    _, ours = _draw(FIGURES["log-log"], builtin=False, panels=2)
-    _, theirs = _draw(FIGURES["log-log"], builtin=True, panels=2)
-    for mine, its in zip(ours.axes, theirs.axes):
+CASES = ["log-log", *FIGURES]   # two log-log panels side by side, then every case
+
+
+@pytest.fixture(scope="module")
+def ours():
+    """Every case in one figure, drawn with cfrbook's log scale: its pixels and the figure."""
+    return _draw(CASES, builtin=False)
+
+
+@pytest.mark.slow  # matplotlib's own minor ticks, the cost log_ticks saves: make test only
+def test_the_marks_give_matplotlibs_image_pixel_for_pixel(ours):
+    theirs = _draw(CASES, builtin=True)
+    for mine, its in zip(ours[1].axes[:2], theirs[1].axes[:2]):   # not a vacuous comparison
         for axis, their_axis in ((mine.xaxis, its.xaxis), (mine.yaxis, its.yaxis)):
-            assert len(axis.minorTicks) == 1          # the settings' tick, never drawn
-            assert len(their_axis.minorTicks) >= 30
-            assert 20 <= len(axis.get_minor_locator().marks()) < len(their_axis.minorTicks)
+            assert len(axis.minorTicks) == 1 and len(their_axis.minorTicks) >= 30
+    if ours[0].shape != theirs[0].shape or np.any(ours[0] != theirs[0]):
+        alone = {name: _differing_pixels([name]) for name in FIGURES}   # to name the culprits
+        pytest.fail("the images differ; drawn alone, these cases differ (pixels, -1 for the "
+                    f"size): { {name: n for name, n in alone.items() if n} }")
 
 
-def test_labelled_or_gridded_minor_ticks_stay_matplotlibs():
-    _, narrow = _draw(FIGURES["a narrow axis, its minor ticks labelled"], builtin=False)
-    axis = narrow.axes[0].yaxis
-    assert [t.label1.get_text() for t in axis.minorTicks if t.label1.get_text()]
-    assert len(axis.get_minor_locator().marks()) == 0
-    _, grid = _draw(FIGURES["a minor grid"], builtin=False)
-    assert len(grid.axes[0].xaxis.minorTicks) > 1
-    assert len(grid.axes[0].xaxis.get_minor_locator().marks()) == 0
+def test_an_axis_of_marks_makes_one_minor_tick_and_draws_its_marks(ours):
+    for axis in (ours[1].axes[0].xaxis, ours[1].axes[0].yaxis):      # log-log, four decades
+        assert len(axis.minorTicks) == 1          # the settings' tick, never drawn
+        assert 25 <= len(axis.get_minor_locator().marks()) <= 40
+
+
+def test_labelled_or_gridded_minor_ticks_stay_matplotlibs(ours):
+    axes = ours[1].axes
+    narrow = axes[CASES.index("a narrow axis, its minor ticks labelled")].yaxis
+    assert [t.label1.get_text() for t in narrow.minorTicks if t.label1.get_text()]
+    assert len(narrow.get_minor_locator().marks()) == 0
+    grid = axes[CASES.index("a minor grid")].xaxis
+    assert len(grid.minorTicks) > 1 and len(grid.get_minor_locator().marks()) == 0
 
 
 def test_style_installs_the_scale_and_a_figure_keeps_it_through_a_pickle():
