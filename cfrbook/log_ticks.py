@@ -58,7 +58,8 @@ class MarkedMinorLocator(ticker.LogLocator):
         if axis.remove_overlapping_locs:
             majors = transform.transform(np.asarray(axis.major.locator()))
             close = np.isclose(at[:, None], majors[None, :], atol=(high - low) * 1e-5, rtol=0)
-            locs, at = locs[~close.any(axis=1)], at[~close.any(axis=1)]
+            keep = ~close.any(axis=1)
+            locs, at = locs[keep], at[keep]
         slack = (high - low) * 1e-10
         return locs[(at >= low - slack) & (at <= high + slack)]
 
@@ -78,8 +79,8 @@ class MinorMarks(artist.Artist):
     def draw(self, renderer: Any) -> None:
         axis, axes = self.axis, self.axes
         locator = axis.get_minor_locator()
-        if not (isinstance(locator, MarkedMinorLocator) and axis.get_visible()
-                and axes is not None and axes.axison):
+        if not (self.get_visible() and isinstance(locator, MarkedMinorLocator)
+                and axis.get_visible() and axes is not None and axes.axison):
             return
         locs = locator.marks()
         if not len(locs):
