@@ -8,7 +8,7 @@ about half of the cost of saving them (tests/test_log_ticks.py shows the tick co
 
 Where a log axis's minor ticks are only marks (every label empty, as matplotlib's formatter leaves
 them on an axis spanning more than a decade, and no minor grid line), the minor locator gives
-matplotlib no locations, and :class:`MinorMarks` draws the marks instead: one
+matplotlib no locations, and ``_MinorMarks`` draws the marks instead: one
 :class:`~matplotlib.lines.Line2D` of markers per side, with the first minor tick's own marker,
 size, width, colour and transform, at the locations matplotlib would have drawn (its minor
 locations less those of major ticks, within the view). The image is the same, pixel for pixel
@@ -38,7 +38,7 @@ def _marks_only(axis: Any, locs: Any) -> bool:
 
 class MarkedMinorLocator(ticker.LogLocator):
     """matplotlib's minor locator of a log axis, which gives no locations where the ticks would
-    be marks only: :class:`MinorMarks` draws those."""
+    be marks only: ``_MinorMarks`` draws those."""
 
     def __call__(self) -> Any:
         locs = super().__call__()
@@ -64,7 +64,7 @@ class MarkedMinorLocator(ticker.LogLocator):
         return locs[(at >= low - slack) & (at <= high + slack)]
 
 
-class MinorMarks(artist.Artist):
+class _MinorMarks(artist.Artist):
     """The bare minor tick marks of one log axis (see the module's docstring)."""
 
     def __init__(self, axis: Any) -> None:
@@ -77,6 +77,7 @@ class MinorMarks(artist.Artist):
         self._line = lines.Line2D([], [])
 
     def draw(self, renderer: Any) -> None:
+        """The marks :meth:`MarkedMinorLocator.marks` gives, on each side with tick marks."""
         axis, axes = self.axis, self.axes
         locator = axis.get_minor_locator()
         if not (self.get_visible() and isinstance(locator, MarkedMinorLocator)
@@ -108,19 +109,21 @@ class MinorMarks(artist.Artist):
 
 
 class LogScale(scale.LogScale):
-    """matplotlib's log scale with :class:`MarkedMinorLocator` and :class:`MinorMarks`."""
+    """matplotlib's log scale with :class:`MarkedMinorLocator` and ``_MinorMarks``."""
 
     def __init__(self, *, base: float = 10, subs: Any = None,
                  nonpositive: Literal["clip", "mask"] = "clip") -> None:
         super().__init__(base=base, subs=subs, nonpositive=nonpositive)
 
     def set_default_locators_and_formatters(self, axis: Any) -> None:
+        """matplotlib's locators and formatters of a log axis, with :class:`MarkedMinorLocator`
+        for the minor ticks, and the axis's marks artist (added to its axes once)."""
         super().set_default_locators_and_formatters(axis)
         subs: Any = self.subs
         axis.set_minor_locator(MarkedMinorLocator(self.base, subs))
         axes = axis.axes
-        if not any(isinstance(a, MinorMarks) and a.axis is axis for a in axes.get_children()):
-            axes.add_artist(MinorMarks(axis))
+        if not any(isinstance(a, _MinorMarks) and a.axis is axis for a in axes.get_children()):
+            axes.add_artist(_MinorMarks(axis))
 
 
 def install() -> None:

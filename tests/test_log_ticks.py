@@ -118,14 +118,14 @@ def test_style_installs_the_scale_and_a_figure_keeps_it_through_a_pickle():
     fig, ax = plotting.new_figure()
     ax.loglog(X, X ** -0.5)
     assert isinstance(ax.yaxis.get_minor_locator(), log_ticks.MarkedMinorLocator)
-    marks = [a for a in ax.get_children() if isinstance(a, log_ticks.MinorMarks)]
+    marks = [a for a in ax.get_children() if isinstance(a, log_ticks._MinorMarks)]
     assert [m.axis for m in marks] == [ax.xaxis, ax.yaxis]
     ax.set_yscale("log")                                 # again: no second artist
-    assert len([a for a in ax.get_children() if isinstance(a, log_ticks.MinorMarks)]) == 2
-    assert ax.get_lines() and all(not isinstance(a, log_ticks.MinorMarks) for a in ax.get_lines())
+    assert len([a for a in ax.get_children() if isinstance(a, log_ticks._MinorMarks)]) == 2
+    assert ax.get_lines() and all(not isinstance(a, log_ticks._MinorMarks) for a in ax.get_lines())
     copy = pickle.loads(pickle.dumps(fig))
     (copied,) = copy.axes
-    assert [m.axis for m in copied.get_children() if isinstance(m, log_ticks.MinorMarks)] == [
+    assert [m.axis for m in copied.get_children() if isinstance(m, log_ticks._MinorMarks)] == [
         copied.xaxis, copied.yaxis]
     plt.close(fig)
     plt.close(copy)
