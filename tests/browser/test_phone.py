@@ -3,12 +3,13 @@ inline formula is cut off (a wide one scrolls in its own box: tools/static/wide_
 parted from the punctuation after it when its line has room for both (no line starting with the
 ")" of "(1/6)"), display equations and wide tables scroll inside their own boxes, and code breaks
 between tokens, never inside one that would fit on a row (tools/static/code_lines.js); and at
-that width too the page logs no console error, throws nothing and fails no request."""
+that width too the page logs no console error, throws nothing and fails no request. No page of
+the API reference scrolls sideways there either."""
 
 from __future__ import annotations
 
 import pytest
-from test_rendered_book import (PAGES, PHONE, REFERENCE, SITE, CHAPTERS, browser,  # noqa: F401
+from test_rendered_book import (CHAPTERS, PAGES, PHONE, REFERENCE, SITE, browser,  # noqa: F401
                                 shared_load)
 
 CHECK_PHONE = """
