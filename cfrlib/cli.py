@@ -21,11 +21,14 @@ Bad input ends with exit code 2 and a one-line message that names the problem.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -220,18 +223,40 @@ class _Checkpoints:
     def save(self, solver: Solver) -> None:
         """``solver.save`` to a temporary file of the same folder, flushed to disk and moved over
         ``path`` by ``os.replace`` (atomic): ``path`` holds the previous checkpoint until the new
-        one is whole. Nothing to do if ``path`` already holds this iteration."""
+        one is whole. A Ctrl-C meanwhile takes effect once it is saved (:func:`_interrupts_held`).
+        Nothing to do if ``path`` already holds this iteration."""
         if self.saved_at == solver.iterations:
             return
         temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.npz")  # numpy adds .npz
-        try:
-            solver.save(temporary)
-            with open(temporary, "rb+") as file:
-                os.fsync(file.fileno())
-            os.replace(temporary, self.path)
-        finally:
-            temporary.unlink(missing_ok=True)
-        self.saved_at, self.last = solver.iterations, time.monotonic()
+        with _interrupts_held():
+            try:
+                solver.save(temporary)
+                with open(temporary, "rb+") as file:
+                    os.fsync(file.fileno())
+                os.replace(temporary, self.path)
+            finally:
+                temporary.unlink(missing_ok=True)
+            self.saved_at, self.last = solver.iterations, time.monotonic()
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold SIGINT (Ctrl-C) until the block ends, then deliver it to the handler that was there.
+    A Ctrl-C in the middle of numpy's writing of the checkpoint's zip file raised there, and the
+    half-closed file's own error replaced the KeyboardInterrupt: ``solve`` stopped with a traceback
+    instead of saving and exiting with 130. Only the main thread receives signals."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is None):   # not Python's handler: left alone
+        yield
+        return
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held:
+        signal.raise_signal(signal.SIGINT)
 
 
 def _resume(path: Path, fresh: Solver) -> Solver:

@@ -35,6 +35,30 @@ def assert_same_run(a, b):
         assert np.array_equal(arrays_a[name], arrays_b[name]), name
 
 
+def test_a_ctrl_c_while_a_checkpoint_is_written_takes_effect_once_it_is_whole(tmp_path, monkeypatch):
+    """A SIGINT in the middle of the save (numpy writing the zip file: it made ``solve`` stop with
+    numpy's error, exit code 1) is held until the checkpoint is whole, then raised."""
+    from cfrlib.cli import _Checkpoints
+
+    solver = cfrlib.CFRPlus(games.kuhn()).iterate(3)
+    save = solver.save
+
+    def interrupted_save(path):
+        signal.raise_signal(signal.SIGINT)
+        save(path)
+
+    monkeypatch.setattr(solver, "save", interrupted_save)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)   # a worker ignores it
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _Checkpoints(tmp_path / "run.npz", 1, 0.0).save(solver)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert saved_state(tmp_path / "run.npz")[0]["iterations"] == 3
+    assert [p.name for p in tmp_path.iterdir()] == ["run.npz"]   # no temporary file left
+
+
 @pytest.mark.parametrize("algorithm, every, stop", [
     ("es", 2000, signal.SIGKILL),      # sampling: the generator's state must come back too
     ("cfr+", 20, signal.SIGKILL),
