@@ -91,9 +91,9 @@ class _MinorMarks(artist.Artist):
             if not side.get_visible():
                 continue
             # Each point where Tick.update_position puts a mark, through the non-affine part of
-            # the transform one at a time as each tick's own line goes: numpy's vectorised log
-            # can differ from its one-value loop in the last bit and move a mark by a pixel.
-            # The renderer applies the affine part to every point alike.
+            # the transform one at a time, as each tick's own line goes: numpy may compute a long
+            # array with other (SIMD) loops than one value, and a last bit's difference can move
+            # a mark by a pixel on some CPU. The renderer applies the affine part to all alike.
             transform = side.get_transform()
             if axis.axis_name == "x":
                 points = [(loc, side.get_ydata()[0]) for loc in locs]
