@@ -26,12 +26,12 @@ CPU runs numpy's baseline SIMD loop of two lanes (:func:`_dot`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .jit import compiled
 from .tree import Tree
 
 _COMPILED = False
@@ -39,23 +39,15 @@ _COMPILED = False
 
 def _compile() -> None:
     """Replace :func:`_plan`, :func:`_best_response_pass`, :func:`_best_response_value`,
-    :func:`_segment` and :func:`_nash_conv` by their numba-compiled versions, on first use. numba
-    (about 100 MB of memory) is imported only then, so that its memory and the peak of compiling a
-    large tree do not add up (Bluff 1x1 compiled, then 20 CFR+ iterations and an exploitability:
-    peak 289 MB, against 303 MB with numba imported first). The machine code is cached on disk where numba finds a writable place (next to this
-    file or in the user's cache), else compiled afresh in each process."""
+    :func:`_segment` and :func:`_nash_conv` by their numba-compiled versions
+    (:func:`cfrlib.jit.compiled`), on first use. numba (about 100 MB of memory) is imported only
+    then, so that its memory and the peak of compiling a large tree do not add up (Bluff 1x1
+    compiled, then 20 CFR+ iterations and an exploitability: peak 289 MB, against 303 MB with numba
+    imported first)."""
     global _COMPILED, _plan, _dot, _values_pass, _scatter, _opponent_scatter
     global _best_response_pass, _best_response_value, _segment, _nash_conv
     if _COMPILED:
         return
-    import numba
-
-    def compiled(function: Callable[..., Any]) -> Any:  # a numba Dispatcher, called as the function
-        try:
-            return numba.njit(cache=True)(function)
-        except RuntimeError:  # no writable cache location
-            return numba.njit(function)
-
     _plan = compiled(_plan)
     _dot = compiled(_dot)
     _values_pass = compiled(_values_pass)  # calls _dot, compiled
