@@ -196,8 +196,9 @@ def _match_rows(R: NDArray[np.float64], legal: NDArray[np.float64], out: NDArray
 
 
 def _pairwise_sum(row: NDArray[np.float64], n: int) -> float:
-    """``row[:n].sum()`` in numpy's order for ``n >= 8`` (its pairwise summation): a block of up to
-    128 terms in eight running sums (:func:`_block_sum`); a longer row split in two halves, the
+    """``row[:n].sum()`` in numpy's order for ``n >= 8``, its pairwise summation: a block of up to
+    128 terms goes into eight running sums, combined as ``((s0 + s1) + (s2 + s3)) + ((s4 + s5) +
+    (s6 + s7))``, then its remaining terms are added; a longer row is split in two halves, the
     first a multiple of 8, each summed so, then added. The halves are walked with a stack rather
     than by recursion, which numba cannot cache."""
     lo = 0
@@ -210,7 +211,16 @@ def _pairwise_sum(row: NDArray[np.float64], n: int) -> float:
             right_lo[top], right_n[top], has_left[top] = lo + half, n - half, False
             top += 1
             n = half
-        total = _block_sum(row, lo, n)
+        s = row[lo:lo + 8].copy()  # the block row[lo:lo + n]
+        k = 8
+        while k < n - n % 8:
+            for j in range(8):
+                s[j] += row[lo + k + j]
+            k += 8
+        total = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
+        while k < n:
+            total += row[lo + k]
+            k += 1
         while top > 0 and has_left[top - 1]:  # both halves of a split summed: add them
             top -= 1
             total = left[top] + total
@@ -220,32 +230,15 @@ def _pairwise_sum(row: NDArray[np.float64], n: int) -> float:
         lo, n = right_lo[top - 1], right_n[top - 1]
 
 
-def _block_sum(row: NDArray[np.float64], lo: int, n: int) -> float:
-    """``row[lo:lo + n].sum()`` for ``8 <= n <= 128`` in numpy's order: eight running sums, combined
-    as ``((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))``, then the remaining terms."""
-    s = row[lo:lo + 8].copy()
-    k = 8
-    while k < n - n % 8:
-        for j in range(8):
-            s[j] += row[lo + k + j]
-        k += 8
-    total = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
-    while k < n:
-        total += row[lo + k]
-        k += 1
-    return total
-
-
 _COMPILED = False
 
 
 def _compile() -> None:
-    """Replace :func:`_match_rows` and the sums it calls by their numba-compiled versions
+    """Replace :func:`_match_rows` and :func:`_pairwise_sum` by their numba-compiled versions
     (:func:`cfrlib.jit.compiled`), on first use."""
-    global _COMPILED, _match_rows, _pairwise_sum, _block_sum
+    global _COMPILED, _match_rows, _pairwise_sum
     if not _COMPILED:
-        _block_sum = compiled(_block_sum)
-        _pairwise_sum = compiled(_pairwise_sum)  # calls _block_sum, compiled
+        _pairwise_sum = compiled(_pairwise_sum)
         _match_rows = compiled(_match_rows)  # calls _pairwise_sum, compiled
         _COMPILED = True
 
