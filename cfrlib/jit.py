@@ -12,13 +12,13 @@ from collections.abc import Callable
 from typing import Any
 
 
-def compiled(function: Callable[..., Any]) -> Any:
-    """``function`` compiled by numba (a Dispatcher, called as the function), its machine code
-    cached on disk where numba finds a writable place (next to the module or in the user's
-    cache), else compiled afresh in each process."""
+def compiled(function: Callable[..., Any], **options: Any) -> Any:
+    """``function`` compiled by numba with ``numba.njit``'s ``options`` (a Dispatcher, called as
+    the function), its machine code cached on disk where numba finds a writable place (next to
+    the module or in the user's cache), else compiled afresh in each process."""
     import numba
 
     try:
-        return numba.njit(cache=True)(function)
+        return numba.njit(cache=True, **options)(function)
     except RuntimeError:  # no writable cache location
-        return numba.njit(function)
+        return numba.njit(**options)(function)

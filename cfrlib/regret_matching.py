@@ -174,7 +174,8 @@ def matched_strategy(R: ArrayLike, mask: ArrayLike | None = None) -> NDArray[np.
 
 def _match_rows(R: NDArray[np.float64], legal: NDArray[np.float64], out: NDArray[np.float64]) -> None:
     """``out = max(R, 0) / sum_a max(R, 0)`` row by row, ``legal / sum_a legal`` where the sum is not
-    positive; a NaN stays NaN, as with numpy."""
+    positive; as with numpy, a NaN stays NaN and a row with neither a positive regret nor a legal
+    action is NaN (0 / 0, numba's numpy error model)."""
     rows, width = R.shape
     for r in range(rows):
         total = 0.0
@@ -183,24 +184,26 @@ def _match_rows(R: NDArray[np.float64], legal: NDArray[np.float64], out: NDArray
             out[r, a] = 0.0 if x <= 0.0 else x      # np.maximum(x, 0.0): +0.0 for -0.0, NaN kept
             total += out[r, a]
         if width >= 8:
-            total = _pairwise_sum(out[r], width)
+            total = _pairwise_sum(out[r])
         if total <= 0.0:                            # no positive regret: uniform over the legal ones
             total = 0.0
             for a in range(width):
                 out[r, a] = legal[r, a]
                 total += out[r, a]
             if width >= 8:
-                total = _pairwise_sum(out[r], width)
+                total = _pairwise_sum(out[r])
         for a in range(width):
             out[r, a] /= total
 
 
-def _pairwise_sum(row: NDArray[np.float64], n: int) -> float:
-    """``row[:n].sum()`` in numpy's order for ``n >= 8``, its pairwise summation: a block of up to
-    128 terms goes into eight running sums, combined as ``((s0 + s1) + (s2 + s3)) + ((s4 + s5) +
-    (s6 + s7))``, then its remaining terms are added; a longer row is split in two halves, the
-    first a multiple of 8, each summed so, then added. The halves are walked with a stack rather
-    than by recursion, which numba cannot cache."""
+def _pairwise_sum(row: NDArray[np.float64]) -> float:
+    """``row.sum()`` in numpy's order for 8 or more terms, its pairwise summation: up to 128 terms
+    as :func:`_block_sum` adds them; a longer row split in two halves, the first a multiple of 8,
+    each summed so, then added. The halves are walked with a stack (allocated only for such rows)
+    rather than by recursion, which numba cannot cache."""
+    n = len(row)
+    if n <= 128:
+        return _block_sum(row)
     lo = 0
     right_lo, right_n = np.empty(64, np.int64), np.empty(64, np.int64)  # halves still to sum
     left, has_left = np.empty(64), np.zeros(64, np.bool_)             # their left halves' sums
@@ -211,16 +214,7 @@ def _pairwise_sum(row: NDArray[np.float64], n: int) -> float:
             right_lo[top], right_n[top], has_left[top] = lo + half, n - half, False
             top += 1
             n = half
-        s = row[lo:lo + 8].copy()  # the block row[lo:lo + n]
-        k = 8
-        while k < n - n % 8:
-            for j in range(8):
-                s[j] += row[lo + k + j]
-            k += 8
-        total = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
-        while k < n:
-            total += row[lo + k]
-            k += 1
+        total = _block_sum(row[lo:lo + n])
         while top > 0 and has_left[top - 1]:  # both halves of a split summed: add them
             top -= 1
             total = left[top] + total
@@ -230,16 +224,34 @@ def _pairwise_sum(row: NDArray[np.float64], n: int) -> float:
         lo, n = right_lo[top - 1], right_n[top - 1]
 
 
+def _block_sum(row: NDArray[np.float64]) -> float:
+    """``row.sum()`` for 8 to 128 terms in numpy's order: eight running sums, combined as
+    ``((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))``, then the remaining terms."""
+    n = len(row)
+    s0, s1, s2, s3, s4, s5, s6, s7 = row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]
+    k = 8
+    while k < n - n % 8:
+        s0, s1, s2, s3 = s0 + row[k], s1 + row[k + 1], s2 + row[k + 2], s3 + row[k + 3]
+        s4, s5, s6, s7 = s4 + row[k + 4], s5 + row[k + 5], s6 + row[k + 6], s7 + row[k + 7]
+        k += 8
+    total = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+    while k < n:
+        total += row[k]
+        k += 1
+    return total
+
+
 _COMPILED = False
 
 
 def _compile() -> None:
-    """Replace :func:`_match_rows` and :func:`_pairwise_sum` by their numba-compiled versions
+    """Replace :func:`_match_rows` and the sums it calls by their numba-compiled versions
     (:func:`cfrlib.jit.compiled`), on first use."""
-    global _COMPILED, _match_rows, _pairwise_sum
+    global _COMPILED, _match_rows, _pairwise_sum, _block_sum
     if not _COMPILED:
-        _pairwise_sum = compiled(_pairwise_sum)
-        _match_rows = compiled(_match_rows)  # calls _pairwise_sum, compiled
+        _block_sum = compiled(_block_sum)
+        _pairwise_sum = compiled(_pairwise_sum)  # calls _block_sum, compiled
+        _match_rows = compiled(_match_rows, error_model="numpy")  # x / 0 as numpy divides it
         _COMPILED = True
 
 

@@ -123,8 +123,9 @@ def _numpy_matched_strategy(R, mask=None):
 @pytest.mark.parametrize("width", [1, 2, 3, 7, 8, 9, 13, 16, 17, 25, 127, 128, 129, 136, 300, 1031])
 def test_the_compiled_rows_give_numpys_numbers_bit_for_bit(width):
     """Row sums in numpy's order (left to right below eight actions, pairwise from eight, in halves
-    above 128), ``-0.0`` regrets read as 0, NaN kept; on tables, single rows and a 3-d stack, with
-    the legal actions as floats, booleans, one row for all, or none."""
+    above 128), ``-0.0`` regrets read as 0, NaN kept, 0 / 0 where nothing is legal; on tables,
+    single rows and a 3-d stack, with the legal actions as floats, booleans, one row for all, or
+    none."""
     rng = np.random.default_rng(width)
     R = rng.standard_normal((40, width)) * 10.0 ** rng.integers(-12, 12, (40, width))
     R[rng.random(R.shape) < 0.3] = -0.0
@@ -132,6 +133,7 @@ def test_the_compiled_rows_give_numpys_numbers_bit_for_bit(width):
     R[0, 0] = np.nan
     mask = rng.random(R.shape) < 0.8
     mask[:, 0] = True
+    mask[5], R[5] = False, -1.0                          # nothing legal, nothing positive: 0 / 0
     for m in (None, mask.astype(float), mask, mask[1]):
         expected = _numpy_matched_strategy(R, m)
         got = matched_strategy(R, m)
@@ -141,6 +143,7 @@ def test_the_compiled_rows_give_numpys_numbers_bit_for_bit(width):
     stack = R[1:].reshape(3, 13, width)
     assert np.array_equal(matched_strategy(stack), _numpy_matched_strategy(stack))
     assert np.isnan(matched_strategy(R)[0]).all() and not np.isnan(matched_strategy(R)[1:]).any()
+    assert np.isnan(matched_strategy(R, mask)[5]).all()
 
 
 def test_the_numpy_form_needs_an_axis_of_actions():
