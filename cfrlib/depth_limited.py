@@ -55,7 +55,7 @@ from .game import CHANCE, Game
 from .games.explicit import ExplicitGame, Node
 from .solvers import CFRPlus
 from .strategy import Strategy, StrategyLike, as_strategy
-from .subgame import (Subgame, SubgameSolver, _Builder, _last_sequences, _opponent_groups, _reaches,
+from .subgame import (Subgame, SubgameSolver, _Builder, _opponent_groups, _reaches,
                       _solve, chance_subgames, public_states)
 from .tree import Tree
 
@@ -199,7 +199,7 @@ class DepthLimitedSolver:
             raise SubgameError("give at least one continuation")
         values = self.leaf_values(player, names)
         tree, o, out = self.tree, 1 - player, _Builder(self.tree)
-        last = _last_sequences(tree)[o]
+        last = tree.node_sequences()[o]
         key_of: dict[int, str] = {}
         for part in self.leaves:
             for group in _opponent_groups(tree, part, o):

@@ -154,8 +154,8 @@ def matched_strategy(R: ArrayLike, mask: ArrayLike | None = None) -> NDArray[np.
     scalar form ``cfrlib.solvers.sampling.kernels.regret_match``. Its numbers are those of numpy's
     ``np.maximum(R, 0)``, its sum along the last axis and a division, bit for bit (a row's sum in
     numpy's order: left to right below eight actions, pairwise from eight), computed row by row
-    in compiled code (:func:`_match_rows`), which takes a fifth of the time of the five numpy calls
-    on a table the size of Leduc's.
+    in compiled code (:func:`_match_rows`): on Leduc's tables in under a third of the time of the
+    numpy calls.
     """
     R = np.asarray(R, dtype=np.float64)
     if R.ndim == 0:
@@ -182,9 +182,9 @@ def _match_rows(R: NDArray[np.float64], legal: NDArray[np.float64], out: NDArray
         for a in range(width):
             x = R[r, a]
             out[r, a] = 0.0 if x <= 0.0 else x      # np.maximum(x, 0.0): +0.0 for -0.0, NaN kept
-            total += out[r, a]
+            total += out[r, a]                      # numpy's order below eight actions
         if width >= 8:
-            total = _pairwise_sum(out[r])
+            total = _pairwise_sum(out[r])           # and from eight
         if total <= 0.0:                            # no positive regret: uniform over the legal ones
             total = 0.0
             for a in range(width):

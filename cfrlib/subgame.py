@@ -62,6 +62,7 @@ from .errors import SubgameError
 from .evaluation import best_response, best_response_value, exploitability
 from .game import CHANCE, TERMINAL, Game
 from .games.explicit import ExplicitGame, Node
+from .sequence_form import realization_plan, sequence_form
 from .solvers import CFRPlus
 from .strategy import Strategy, StrategyLike, as_strategy
 from .tree import Tree
@@ -213,7 +214,7 @@ class SubgameSolver:
             raise SubgameError(f"the subgames of {game.name} overlap")
         tree, probs = self.tree, self.blueprint.probs
         self.reach = _reaches(tree, probs)  # rows: player 0, player 1; chance is tree.chance_reach
-        self._last_seq = _last_sequences(tree)
+        self._last_seq = tree.node_sequences()
         # the opponent o's tables, computed when a gadget first needs them (the unsafe one needs none)
         self._cbv_of: dict[int, NDArray[np.float64]] = {}
         self._groups_of: dict[int, list[list[NDArray[np.intp]]]] = {}
@@ -482,30 +483,13 @@ class _Builder:
 
 def _reaches(tree: Tree, probs: NDArray[np.float64]) -> NDArray[np.float64]:
     """``pi_i(h)`` for both players (rows 0 and 1): the product of player ``i``'s own action
-    probabilities on the path to ``h``."""
-    reach = np.ones((2, tree.num_nodes))
-    for d in range(1, tree.depth_max + 1):
-        nodes = np.arange(tree.level_offsets[d], tree.level_offsets[d + 1])
-        par = tree.parent[nodes]
-        decides = tree.player[par] >= 0
-        edge = probs[np.maximum(tree.infoset[par], 0), np.where(decides, tree.action[nodes], 0)]
-        for p in (0, 1):
-            reach[p, nodes] = reach[p, par] * np.where(tree.player[par] == p, edge, 1.0)
+    probabilities on the path to ``h``, which is player ``i``'s realization plan at their last
+    sequence before ``h`` (the same products in the same order)."""
+    form, seqs = sequence_form(tree), tree.node_sequences()
+    reach = np.empty((2, tree.num_nodes))
+    for p, block in enumerate(form.players):
+        reach[p] = realization_plan(block, block.rows_of(probs))[block.block_of_tree[seqs[p]]]
     return reach
-
-
-def _last_sequences(tree: Tree) -> NDArray[np.int64]:
-    """Each player's last sequence ``(I, a)`` on the path to every node (rows 0 and 1), as the
-    flat index ``I * max_actions + a``, or the empty sequence."""
-    seq = np.full((2, tree.num_nodes), tree.empty_sequence, dtype=np.int64)
-    for d in range(1, tree.depth_max + 1):
-        nodes = np.arange(tree.level_offsets[d], tree.level_offsets[d + 1])
-        par = tree.parent[nodes]
-        for p in (0, 1):
-            own = tree.player[par] == p
-            seq[p, nodes] = np.where(own, tree.infoset[par] * tree.max_actions + tree.action[nodes],
-                                     seq[p, par])  # (only read where the parent is p's)
-    return seq
 
 
 def _best_response_node_values(game: Game, tree: Tree, probs: NDArray[np.float64], o: int,

@@ -183,6 +183,18 @@ class Tree:
             cache[player] = [level for level in cache[player] if level.size]
         return cache[player]
 
+    def node_sequences(self) -> NDArray[np.int64]:
+        """``seqs[p, h]``: player ``p``'s last own sequence ``I * max_actions + a`` on the path to
+        every node ``h`` (the empty sequence before ``p``'s first move), as :func:`build_tree` found
+        them (cached, read-only)."""
+        seqs: NDArray[np.int64] | None = self.__dict__.get("_node_sequences")
+        if seqs is None:
+            seqs = _last_sequences(self.player, self.parent, self.action, self.infoset,
+                                   self.level_offsets.tolist(), self.empty_sequence, self.max_actions)
+            seqs.setflags(write=False)
+            self.__dict__["_node_sequences"] = seqs
+        return seqs
+
     def __repr__(self) -> str:
         return (
             f"Tree({self.game_name}: {self.num_nodes:,} nodes, {self.num_terminals:,} terminals, "

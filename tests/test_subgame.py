@@ -264,3 +264,23 @@ def test_estimated_values_from_an_abstraction(two_rank_abstractions):
     assert same.alternatives(parts[0], "reach", 0) == SubgameSolver(game, found[1][1], parts).alternatives(parts[0], "reach", 0)
     with pytest.raises(SubgameError, match="values must be a strategy of"):
         SubgameSolver(game, found[1][1], parts, values=cfrlib.uniform_strategy(games.kuhn()))
+
+
+@pytest.mark.parametrize("game", [games.kuhn(), games.leduc(), games.bluff(sides=4)], ids=lambda g: g.name)
+def test_each_players_reach_is_the_product_of_their_own_moves_from_the_root(game):
+    """``_reaches(tree, probs)[p, h]``, read off ``p``'s realization plan, is the product of ``p``'s
+    action probabilities on the path to ``h`` taken from the root down, bit for bit."""
+    from cfrlib.subgame import _reaches
+    tree = game.tree()
+    rng = np.random.default_rng(1)
+    probs = np.where(tree.action_mask, rng.random(tree.action_mask.shape), 0.0)
+    probs[rng.random(probs.shape) < 0.2] = 0.0
+    probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-300)
+    reach = _reaches(tree, probs)
+    expected = np.ones((2, tree.num_nodes))
+    for h in range(1, tree.num_nodes):  # parents come before their children
+        up = tree.parent[h]
+        expected[:, h] = expected[:, up]
+        if tree.player[up] in (0, 1):
+            expected[tree.player[up], h] = expected[tree.player[up], up] * probs[tree.infoset[up], tree.action[h]]
+    assert np.array_equal(reach, expected)

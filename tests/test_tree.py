@@ -66,6 +66,27 @@ def test_sequence_form_parents():
     assert tree.terminal_seq[0, 0] == (path[0] if path else tree.empty_sequence)
 
 
+@pytest.mark.parametrize("game", [games.kuhn(), games.leduc(), RandomGame(3)], ids=lambda g: g.name)
+def test_node_sequences_are_each_players_last_move_on_the_path(game):
+    """``Tree.node_sequences()[p, h]``: walking up from ``h``, the first move of ``p`` met, as
+    ``I * max_actions + a``, or the empty sequence; at the terminals, ``terminal_seq``; cached,
+    read-only. With ``realization_plan`` it gives each player's reach (``cfrlib.subgame``)."""
+    tree = game.tree()
+    seqs = tree.node_sequences()
+    assert seqs is tree.node_sequences() and not seqs.flags.writeable
+    for h in range(tree.num_nodes):
+        last = [tree.empty_sequence, tree.empty_sequence]
+        child = h
+        while child > 0:
+            up = tree.parent[child]
+            p = tree.player[up]
+            if p in (0, 1) and last[p] == tree.empty_sequence:
+                last[p] = tree.infoset[up] * tree.max_actions + tree.action[child]
+            child = up
+        assert seqs[:, h].tolist() == last, h
+    assert np.array_equal(seqs[:, tree.terminal_node], tree.terminal_seq)
+
+
 def test_tree_is_cached_and_read_only():
     game = games.kuhn()
     assert game.tree() is game.tree()
