@@ -9,13 +9,14 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 PYTHON ?= python3
-# The interpreter of .venv: the distribution's Python 3 (/usr/bin/python3) when it is 3.10 or
-# newer, else PYTHON. Debian builds its interpreter with profile-guided and link-time optimisation
-# and links it statically; pyenv's, the python3 these machines put first on PATH, has neither and
-# runs from a shared libpython. The same work took less CPU on Debian's 3.11.2 than on pyenv's
-# 3.11.7: the textbook CFR 20% less, saving figures 8%, imports 9% (Intel Xeon). PYTHON itself
-# runs pip (the distribution's Python may have none): it installs uv into .venv.
-VENV_PYTHON ?= $(shell /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' \
+# The interpreter of .venv: the distribution's Python 3 (/usr/bin/python3) when it is 3.11, the
+# Python requirements.txt is pinned for, else PYTHON. Debian builds its interpreter with
+# profile-guided and link-time optimisation and links it statically; pyenv's, the python3 these
+# machines put first on PATH, has neither and runs from a shared libpython. The same work took
+# less CPU on Debian's 3.11.2 than on pyenv's 3.11.7: the textbook CFR 20% less, saving figures
+# 8%, imports 9% (Intel Xeon). PYTHON itself runs pip (the distribution's Python may have none):
+# it installs uv into .venv.
+VENV_PYTHON ?= $(shell /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' \
                  2>/dev/null && echo /usr/bin/python3 || echo $(PYTHON))
 UV_VERSION := 0.13.9
 VENV   := .venv
