@@ -214,7 +214,6 @@ class SubgameSolver:
             raise SubgameError(f"the subgames of {game.name} overlap")
         tree, probs = self.tree, self.blueprint.probs
         self.reach = _reaches(tree, probs)  # rows: player 0, player 1; chance is tree.chance_reach
-        self._last_seq = tree.node_sequences()
         # the opponent o's tables, computed when a gadget first needs them (the unsafe one needs none)
         self._cbv_of: dict[int, NDArray[np.float64]] = {}
         self._groups_of: dict[int, list[list[NDArray[np.intp]]]] = {}
@@ -270,7 +269,7 @@ class SubgameSolver:
         return out
 
     def _group_name(self, root: int, o: int) -> str:
-        seq = int(self._last_seq[o][root])
+        seq = int(self.tree.node_sequences()[o][root])
         if seq == self.tree.empty_sequence:
             return "start"
         I, a = divmod(seq, self.tree.max_actions)
@@ -286,7 +285,8 @@ class SubgameSolver:
         gift[:-1][mine] = (best - q).ravel()[mine]
         w_h = self.counterfactual_reach(o)
         groups_o = self._groups(o)
-        chains = [[self._chain(int(self._last_seq[o][g[0]])) for g in groups] for groups in groups_o]
+        last = tree.node_sequences()[o]
+        chains = [[self._chain(int(last[g[0]])) for g in groups] for groups in groups_o]
         weights = [[float(w_h[g].sum()) for g in groups] for groups in groups_o]
         total = np.zeros(tree.num_sequences + 1)
         for chain_k, w_k in zip(chains, weights):
