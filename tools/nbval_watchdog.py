@@ -39,6 +39,9 @@ data) fail the cell, naming the figure and the texts.
 
 The test processes and the kernels run Python's cyclic garbage collector less often
 (tools/collector.py).
+
+The kernels are started as forks of a process that has already imported what they all import
+(tools/kernel_zygote.py).
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ import psutil
 import pytest
 
 import collector
+import kernel_zygote
 import user_expressions
 from figure_layout import KERNEL_INSTALL as FIGURE_CHECK_INSTALL
 from frame_check import explorer_differences
@@ -73,6 +77,7 @@ IDLE_CPU = 0.05     # CPU seconds a kernel may use over the stall time and still
 def pytest_configure(config):
     os.environ.setdefault(FRAMES_VARIABLE, "sample")   # the kernels nbval starts inherit it
     collector.use()
+    kernel_zygote.install()   # the kernels are forks of one that has imported what they all import
 
 
 def pytest_addoption(parser):

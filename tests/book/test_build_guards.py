@@ -71,6 +71,7 @@ def _test_setup(root: Path) -> Path:
     """The test configuration of this repository in ``root``; returns its chapters folder."""
     for name in ("pytest.ini", "conftest.py", "tools/nbval_watchdog.py", "tools/collector.py",
                  "tools/user_expressions.py", "tools/frame_check.py", "tools/figure_layout.py",
+                 "tools/kernel_zygote.py",
                  "tools/figure_looks.py", "tests/nbval_sanitize.cfg"):
         (root / name).parent.mkdir(exist_ok=True)
         shutil.copy(ROOT / name, root / name)
