@@ -4,6 +4,8 @@ One cluster serves the module (starting one takes a few seconds); one test start
 that the solver closes what it started.
 """
 
+import os
+
 import numpy as np
 import pytest
 
@@ -14,6 +16,18 @@ from cfrlib.solvers import ConvergenceLog
 
 
 KUHN = games.kuhn()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def environment_restored():
+    """Dask's nannies write their pre-spawn settings into the environment of the process that
+    starts them (MALLOC_TRIM_THRESHOLD_, OMP_NUM_THREADS=1, PYTHONHASHSEED, ...) and leave them
+    there: the test worker's environment is put back after this module, for the tests and the
+    notebook kernels it runs next."""
+    saved = dict(os.environ)
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
 
 
 @pytest.fixture(scope="module")

@@ -27,9 +27,12 @@ TOOLS = Path(kernel_zygote.__file__).resolve().parent
 
 
 @pytest.fixture
-def kernel(tmp_path):
-    """A started kernel (launched as nbval launches one) and its client; shut down after."""
+def kernel(tmp_path, monkeypatch):
+    """A started kernel (launched as nbval launches one) and its client; shut down after. The
+    test has a zygote of its own, started with its environment (the test process's zygote was
+    started with the environment of its first kernel)."""
     kernel_zygote.install()
+    monkeypatch.setattr(kernel_zygote, "_zygote", None)
     started = []
 
     def start(**options):
@@ -46,6 +49,8 @@ def kernel(tmp_path):
         client.stop_channels()
         if manager.has_kernel:
             manager.shutdown_kernel(now=True)
+    if kernel_zygote._zygote is not None:
+        kernel_zygote._zygote.close()
 
 
 def run(client, code: str, timeout: float = 60) -> tuple[list[dict], dict]:

@@ -33,6 +33,7 @@ import atexit
 import importlib
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -230,17 +231,16 @@ class Zygote:
         return self._ask({"op": "status", "pid": pid})["returncode"]
 
     def close(self) -> None:
+        """Stop the zygote (it kills the kernels it forked) and remove its socket; once closed,
+        nothing."""
         if self.process.poll() is None:
             self.process.terminate()
             try:
                 self.process.wait(5)
             except subprocess.TimeoutExpired:
                 self.process.kill()
-        try:
-            os.unlink(self.path)
-        except FileNotFoundError:
-            pass
-        os.rmdir(self.folder)
+                self.process.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def _alive(pid: int) -> bool:
