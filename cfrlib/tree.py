@@ -228,6 +228,27 @@ class NodeTable:
         sizes = np.array([len(names) for names in self.label_lists] + [0], dtype=np.int64)
         return sizes[self.labels]  # labels -1 (terminals) picks the trailing 0
 
+    @classmethod
+    def from_lists(cls, game: GameLike, player: list[int], labels: list[int], keys_of: list[int],
+                   probs: Sequence[Sequence[float]], payoffs: Sequence[Sequence[float]],
+                   label_ids: dict[History, int], key_ids: dict[str, int]) -> NodeTable:
+        """The table of a level-order walk: per node its ``player`` and ``labels`` id (-1 at
+        terminals), per decision node its key id, per chance node its probabilities and per
+        terminal its payoffs, in order; ``label_ids`` and ``key_ids`` number the distinct action
+        lists and keys as first met. Probabilities and payoffs that are not numbers (or not two
+        payoffs) raise a :class:`~cfrlib.errors.GameError` naming the node."""
+        who = np.array(player, dtype=np.int8)
+        key_of = np.full(len(who), -1, dtype=np.int64)
+        key_of[who >= 0] = keys_of
+        table = cls(who, np.array(labels, dtype=np.int64), key_of, np.ones(len(who)),
+                    np.zeros((len(who), 2)), list(label_ids), list(key_ids))
+        chance_children = np.repeat(who == CHANCE, table.num_children)
+        table.chance_prob[1:][chance_children] = _floats(
+            game, table, probs, np.flatnonzero(who == CHANCE), "chance probabilities", None)
+        table.returns[who == TERMINAL] = _floats(
+            game, table, payoffs, np.flatnonzero(who == TERMINAL), "returns()", 2)
+        return table
+
     def equals(self, other: NodeTable) -> bool:
         """Whether two tables describe the same tree (same names, same numbers)."""
         return (all(np.array_equal(getattr(self, f), getattr(other, f))
@@ -285,17 +306,7 @@ def walk_states(game: GameLike) -> NodeTable:
             labels.append(n)
             below.extend(map(state.child, names))
         level = below
-    who = np.array(player, dtype=np.int8)
-    key_of = np.full(len(who), -1, dtype=np.int64)
-    key_of[who >= 0] = keys_of
-    table = NodeTable(who, np.array(labels, dtype=np.int64), key_of, np.ones(len(who)),
-                      np.zeros((len(who), 2)), list(label_ids), list(key_ids))
-    chance_children = np.repeat(who == CHANCE, table.num_children)
-    table.chance_prob[1:][chance_children] = _floats(
-        game, table, probs, np.flatnonzero(who == CHANCE), "chance probabilities", None)
-    table.returns[who == TERMINAL] = _floats(
-        game, table, payoffs, np.flatnonzero(who == TERMINAL), "returns()", 2)
-    return table
+    return NodeTable.from_lists(game, player, labels, keys_of, probs, payoffs, label_ids, key_ids)
 
 
 def _floats(game: GameLike, table: NodeTable, values: Sequence[Sequence[float]], nodes: NDArray[np.intp],

@@ -7,10 +7,13 @@ import re
 import numpy as np
 import pytest
 
-from cfrlib import games
-from cfrlib.errors import ImperfectRecallError
+from cfrlib import CFRPlus, games
+from cfrlib.errors import GameError, ImperfectRecallError
+from cfrlib.game import TERMINAL
+from cfrlib.games.explicit import ExplicitGame, Node, explicit_from_game
 from cfrlib.games.leduc import Leduc, LeducState
 from cfrlib.games.formats import dumps
+from cfrlib.subgame import SubgameSolver, chance_subgames
 from cfrlib.tree import compile_game, walk_states
 from toy_games import RandomGame
 from tree_reference import reference_compile
@@ -77,6 +80,43 @@ def test_tables_that_differ_are_told_apart():
 def test_leducs_vectorized_table_is_the_walk_of_its_states(game):
     fast = game.node_table()
     assert fast is not None and fast.equals(walk_states(game))
+
+
+def same_table(game):
+    """``game.node_table()`` is the walk's table, with the action lists and keys numbered in the
+    same order, and every compiled array is the reference compiler's."""
+    fast, walked = game.node_table(), walk_states(game)
+    assert fast is not None and fast.equals(walked)
+    assert (fast.label_lists, fast.keys) == (walked.label_lists, walked.keys)
+    assert all(np.array_equal(getattr(fast, f), getattr(walked, f)) for f in ("labels", "key"))
+    same_arrays(compile_game(game), reference_compile(game))
+
+
+@pytest.mark.parametrize("game", [*GAMES[-3:], explicit_from_game(games.leduc())], ids=lambda g: g.name)
+def test_an_explicit_games_table_is_the_walk_of_its_states(game):
+    """``ExplicitGame.node_table`` reads the list of nodes level by level (games read from files)."""
+    assert isinstance(game, ExplicitGame)
+    same_table(game)
+
+
+@pytest.mark.parametrize("method", ["unsafe", "resolve", "reach"])
+def test_a_gadgets_table_is_the_walk_of_its_states(method):
+    """Explicit games built node by node, parents before children but not level by level: the
+    re-solving gadgets of a Leduc subgame for the CFR+ blueprint after 10 iterations."""
+    game = games.leduc()
+    solver = SubgameSolver(game, CFRPlus(game).iterate(10).average_strategy(), chance_subgames(game))
+    same_table(solver.gadget(solver.parts[3], method, 1))
+
+
+@pytest.mark.parametrize("node, message", [
+    (Node(5, "i", ("a",), (1,)), "current_player() returned 5"),
+    (Node(0, ["i"], ("a",), (1,)), "infoset key"),
+])
+def test_an_explicit_game_the_fast_table_cannot_read_is_walked_and_refused_by_name(node, message):
+    nodes = [node, Node(TERMINAL, payoffs=(1.0, -1.0))]
+    with pytest.raises(GameError, match=re.escape(message)):
+        ExplicitGame(nodes)
+    assert type("Sub", (ExplicitGame,), {})(explicit_from_game(games.kuhn()).nodes).node_table() is None
 
 
 def test_games_without_a_fast_path_are_walked():

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from ..errors import ChanceProbabilityError, GameError, InfosetMismatchError, NotConstantSumError
 from ..game import CHANCE, TERMINAL, Game, State
-from ..tree import History, Tree, describe_history
+from ..tree import History, NodeTable, Tree, describe_history
 
 CONSTANT_SUM_RATIO = 1e-3
 """The range of ``u_0 + u_1`` may be at most this fraction of the range of ``u_0``."""
@@ -131,6 +131,42 @@ class ExplicitGame(Game):
 
     def initial_state(self) -> ExplicitState:
         return ExplicitState(self, 0)
+
+    def node_table(self) -> NodeTable | None:
+        """The compiler's table read off the list of nodes, level by level as the walk of the
+        states goes (the same table; tested), without a state object per history. ``None`` (the
+        walk then runs, and names what is wrong) for a player that is not 0, 1, chance or
+        terminal, or a name that cannot be a dictionary key; a subclass is walked."""
+        if type(self) is not ExplicitGame:
+            return None
+        player: list[int] = []
+        labels: list[int] = []
+        keys_of: list[int] = []
+        probs: list[tuple[float, ...]] = []
+        payoffs: list[tuple[float, ...]] = []
+        label_ids: dict[History, int] = {}
+        key_ids: dict[str, int] = {}
+        order = [0]
+        try:
+            for n in order:   # grows as it is read: level order, children in action order
+                node = self.nodes[n]
+                p = node.player
+                player.append(p)
+                if p == TERMINAL:
+                    payoffs.append(node.payoffs)
+                    labels.append(-1)
+                    continue
+                if p == 0 or p == 1:
+                    keys_of.append(key_ids.setdefault(node.infoset, len(key_ids)))  # type: ignore[arg-type]
+                elif p == CHANCE:
+                    probs.append(node.probs)
+                else:
+                    return None
+                labels.append(label_ids.setdefault(tuple(node.labels), len(label_ids)))
+                order.extend(node.children)
+        except TypeError:
+            return None
+        return NodeTable.from_lists(self, player, labels, keys_of, probs, payoffs, label_ids, key_ids)
 
     def tree(self) -> Tree:
         """The compiled tree, as for every game, refused for a game that is not constant-sum."""
