@@ -26,13 +26,22 @@ pytestmark = pytest.mark.slow   # kernels started: make test only
 TOOLS = Path(kernel_zygote.__file__).resolve().parent
 
 
-@pytest.fixture
-def kernel(tmp_path, monkeypatch):
-    """A started kernel (launched as nbval launches one) and its client; shut down after. The
-    test has a zygote of its own, started with its environment (the test process's zygote was
-    started with the environment of its first kernel)."""
+@pytest.fixture(scope="module")
+def own_zygote():
+    """A zygote for this module's kernels, started with their environment (the test process's
+    was started with the environment of its first kernel, which a test may have changed since);
+    the process's own is put back after."""
     kernel_zygote.install()
-    monkeypatch.setattr(kernel_zygote, "_zygote", None)
+    saved, kernel_zygote._zygote = kernel_zygote._zygote, None
+    yield
+    if kernel_zygote._zygote is not None:
+        kernel_zygote._zygote.close()
+    kernel_zygote._zygote = saved
+
+
+@pytest.fixture
+def kernel(tmp_path, own_zygote):
+    """A started kernel (launched as nbval launches one) and its client; shut down after."""
     started = []
 
     def start(**options):
@@ -49,8 +58,6 @@ def kernel(tmp_path, monkeypatch):
         client.stop_channels()
         if manager.has_kernel:
             manager.shutdown_kernel(now=True)
-    if kernel_zygote._zygote is not None:
-        kernel_zygote._zygote.close()
 
 
 def run(client, code: str, timeout: float = 60) -> tuple[list[dict], dict]:
