@@ -1,12 +1,12 @@
 """Start notebook kernels by forking a process that has already imported what every kernel of the
 book imports (a "zygote"), rather than starting each kernel's Python from nothing.
 
-Every chapter's kernel used to spend about 2.5 s of CPU before its first result: starting
-ipykernel (0.5 s), importing numpy, matplotlib and numba, and numba's first use (its registries
-and the scipy.linalg it loads, 0.8 s), all of it the same in every kernel (Intel Xeon). The zygote
-does that once per test process; each kernel is then a fork of it that starts ipykernel as
-``python -m ipykernel_launcher`` would, in the working folder, environment and standard streams
-the kernel manager asked for.
+A chapter's kernel spent about 3.2 s of CPU before its first figure, the same in every kernel:
+starting ipykernel (0.65 s), the first cell's imports (1.3 s) and numba's first use (1.25 s: its
+import, its registries and the scipy.linalg its BLAS check loads); a forked one spends about 1.0 s
+(Intel Xeon). The zygote imports once per test process; each kernel is then a fork of it that
+starts ipykernel as ``python -m ipykernel_launcher`` would, in the working folder, environment and
+standard streams the kernel manager asked for.
 
 What a forked kernel has that a fresh one has not is only modules imported: no shell, no widget,
 no matplotlib backend, no numba function, nothing of cfrlib or the book. Modules whose import
@@ -41,7 +41,7 @@ import sys
 import tempfile
 import time
 import traceback
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 PRELOAD = ("numpy", "scipy.linalg", "matplotlib", "matplotlib.figure", "matplotlib.backends.backend_agg",
@@ -204,7 +204,7 @@ class Zygote:
                 and {k: v for k, v in env.items() if k not in VOLATILE}
                 == {k: v for k, v in self.env.items() if k not in VOLATILE})
 
-    def _ask(self, request: dict[str, Any], fds: list[int] = ()) -> dict[str, Any]:
+    def _ask(self, request: dict[str, Any], fds: Sequence[int] = ()) -> dict[str, Any]:
         deadline = time.monotonic() + STARTUP_SECONDS
         while True:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
