@@ -99,13 +99,17 @@ def test_an_explicit_games_table_is_the_walk_of_its_states(game):
     same_table(game)
 
 
+@pytest.fixture(scope="module")
+def leduc_resolver():
+    game = games.leduc()
+    return SubgameSolver(game, CFRPlus(game).iterate(10).average_strategy(), chance_subgames(game))
+
+
 @pytest.mark.parametrize("method", ["unsafe", "resolve", "reach"])
-def test_a_gadgets_table_is_the_walk_of_its_states(method):
+def test_a_gadgets_table_is_the_walk_of_its_states(leduc_resolver, method):
     """Explicit games built node by node, parents before children but not level by level: the
     re-solving gadgets of a Leduc subgame for the CFR+ blueprint after 10 iterations."""
-    game = games.leduc()
-    solver = SubgameSolver(game, CFRPlus(game).iterate(10).average_strategy(), chance_subgames(game))
-    same_table(solver.gadget(solver.parts[3], method, 1))
+    same_table(leduc_resolver.gadget(leduc_resolver.parts[3], method, 1))
 
 
 @pytest.mark.parametrize("node, message", [
