@@ -44,6 +44,8 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
+import psutil
+
 PRELOAD = ("numpy", "scipy.linalg", "matplotlib", "matplotlib.figure", "matplotlib.backends.backend_agg",
            "matplotlib.font_manager", "PIL.PngImagePlugin", "numba", "ipykernel.kernelapp")
 """Modules the zygote imports: the book's kernels all import them, and importing them neither
@@ -245,9 +247,8 @@ class Zygote:
 
 def _alive(pid: int) -> bool:
     try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
         return False
 
 
