@@ -74,8 +74,9 @@ def test_tables_that_differ_are_told_apart():
 
 
 @pytest.mark.parametrize("game", [games.leduc(), games.leduc(suit_isomorphism=True), games.leduc(ranks=4, suits=3),
-                                  games.leduc(ranks=4, suits=3, suit_isomorphism=True, ante=2,
-                                              raise_sizes=(1, 5), max_raises=(1, 3)),
+                                  pytest.param(games.leduc(ranks=4, suits=3, suit_isomorphism=True, ante=2,
+                                                           raise_sizes=(1, 5), max_raises=(1, 3)),
+                                               marks=pytest.mark.slow),
                                   games.leduc(ranks=2, suits=2, max_raises=0)], ids=lambda g: repr(g)[:40])
 def test_leducs_vectorized_table_is_the_walk_of_its_states(game):
     fast = game.node_table()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import notebook_cache
+import pytest
 from architecture import ROOT, named_test, table
 
 from cfrbook import datasets
@@ -107,6 +108,7 @@ def marked_in_the_code() -> dict[str, set[int]]:
     return {marked.name: marked.chapters for marked in marked_objects()}
 
 
+@pytest.mark.slow  # reads every chapter: make test only
 def test_the_marked_source_is_what_the_chapters_print():
     printed, marked = printed_in_chapters(), marked_in_the_code()
     assert len(printed) > 20

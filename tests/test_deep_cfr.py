@@ -44,6 +44,7 @@ def test_a_tiny_kuhn_run_learns_what_no_untrained_network_knows(kuhn_run):
         assert cfrlib.exploitability(game, _policy(game, untrained)) > bound
 
 
+@pytest.mark.slow  # trains networks (the fixture): make test only
 def test_the_policy_is_a_strategy_of_the_compiled_tree(kuhn_run):
     solver, _ = kuhn_run
     tree = games.kuhn().tree()
@@ -114,6 +115,7 @@ def test_features_of_hand_chosen_infosets():
     assert len(np.unique(x, axis=0)) == games.leduc(suit_isomorphism=True).tree().num_infosets
 
 
+@pytest.mark.slow  # 4,000 seeded reservoirs: make test only
 def test_reservoir_keeps_every_item_with_probability_capacity_over_offers():
     capacity, batches, runs = 4, (3, 5, 4), 4000
     offers = sum(batches)

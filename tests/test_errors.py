@@ -72,6 +72,7 @@ def test_the_scan_finds_what_the_policy_forbids():
     assert violations("raise CfrlibError('x')\nclass E(ValueError): pass", "cfrlib/errors.py") == []
 
 
+@pytest.mark.slow  # reads every module's source: make test only
 def test_cfrlib_and_cfrbook_raise_only_their_own_errors():
     found = [v for package in PACKAGES for path in sorted(package.rglob("*.py"))
              for v in violations(path.read_text(), path.relative_to(package.parent).as_posix())]

@@ -72,7 +72,7 @@ def _largest_gap(mine, expected):
 
 
 @pytest.mark.parametrize("make, iterations", [(games.kuhn, 100), (games.kuhn, 1),
-                                              (games.leduc, 3)])
+                                              pytest.param(games.leduc, 3, marks=pytest.mark.slow)])
 def test_ch4_cfr_matches_textbook_cfr(ch4, make, iterations):
     game = make()
     mine = ch4["MyCFR"](game).iterate(iterations).average_strategy()

@@ -124,6 +124,7 @@ def test_the_variant_styles_are_one_look_each():
     assert looks["chance sampling"].color != looks["ES-MCCFR"].color
 
 
+@pytest.mark.slow  # renders figures and frames: make test only
 def test_wrong_looks_are_collected_from_saved_images_and_explorer_frames():
     import ipywidgets as widgets
     import matplotlib.pyplot as plt

@@ -236,6 +236,7 @@ def chain(depth):
     return ExplicitGame(nodes, name="chain")
 
 
+@pytest.mark.slow  # a chain 3,000 levels deep: make test only
 @pytest.mark.parametrize("fmt", ["json", "efg"])
 def test_deep_trees_load_without_recursion(fmt):
     game = chain(3000)
@@ -454,6 +455,7 @@ def mutate(text, rng):
     return text
 
 
+@pytest.mark.slow  # 3,000 fuzzed inputs: make test only
 def test_fuzzed_inputs_only_ever_raise_cfrlib_errors():
     rng = np.random.default_rng(20240611)
     seeds = [(DATA / "minimal.json").read_text(), dumps(games.rps(), "json"), dumps(games.rps(), "efg"),

@@ -83,6 +83,7 @@ def test_every_frame_is_the_render_of_its_grid_point_and_equal_frames_are_stored
         assert png == e.render(values).png
 
 
+@pytest.mark.slow  # renders frames: make test only
 def test_identical_frames_are_shared():
     def draw(a, b):
         fig, ax = plotting.new_figure(width=2, height=2)
@@ -160,6 +161,7 @@ def test_play_button_needs_a_slider_and_adds_one():
         explorer(play="style")
 
 
+@pytest.mark.slow  # renders frames: make test only
 def test_each_frame_keeps_the_titles_of_its_figure():
     def draw(a):
         fig, (left, right) = plotting.new_figure(1, 2, width=4, height=2)

@@ -61,6 +61,7 @@ MATRICES = {"skewed rock-paper-scissors": [[0, -1, 2], [1, 0, -1], [-2, 1, 0]],
             "an asymmetric 3 x 3": [[3, 0, -3], [0, 3, -4], [0, 0, 1]]}
 
 
+@pytest.mark.slow  # thousands of iterations each: make test only
 @pytest.mark.parametrize("payoffs", list(MATRICES.values()), ids=list(MATRICES))
 def test_smooth_rules_converge_in_the_last_iterate_where_rm_plus_cycles(payoffs):
     """Cai et al.: simultaneous RM+ and predictive RM+ need not converge in the last iterate on a
@@ -118,7 +119,7 @@ def test_mmd_current_strategy_settles_at_the_qre_not_at_an_equilibrium(kuhn):
     assert cfrlib.exploitability(kuhn, solver.current_strategy()) > 0.01
 
 
-@pytest.mark.parametrize("make_game", [games.kuhn, games.leduc, games.bluff],
+@pytest.mark.parametrize("make_game", [games.kuhn, games.leduc, pytest.param(games.bluff, marks=pytest.mark.slow)],
                          ids=["kuhn", "leduc", "bluff11"])
 def test_mmd_default_step_is_the_temperature_over_the_largest_payoff_entry_squared(make_game):
     """``eta = lambda / L^2``, ``L`` the largest entry of the sequence-form payoff matrix, summed pair

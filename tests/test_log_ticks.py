@@ -97,12 +97,14 @@ def test_the_marks_give_matplotlibs_image_pixel_for_pixel(ours):
                     f"size): { {name: n for name, n in alone.items() if n} }")
 
 
+@pytest.mark.slow  # draws every case (the fixture): make test only
 def test_an_axis_of_marks_makes_one_minor_tick_and_draws_its_marks(ours):
     for axis in (ours[1].axes[0].xaxis, ours[1].axes[0].yaxis):      # log-log, four decades
         assert len(axis.minorTicks) == 1          # the settings' tick, never drawn
         assert 25 <= len(axis.get_minor_locator().marks()) <= 40
 
 
+@pytest.mark.slow  # draws every case (the fixture): make test only
 def test_labelled_or_gridded_minor_ticks_stay_matplotlibs(ours):
     axes = ours[1].axes
     narrow = axes[CASES.index("a narrow axis, its minor ticks labelled")].yaxis

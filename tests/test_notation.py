@@ -129,6 +129,7 @@ def test_the_definition_check_sees_a_second_meaning(sentence, redefines):
     assert bool(found) == redefines
 
 
+@pytest.mark.slow  # reads every chapter: make test only
 def test_no_retired_notation():
     found = [f"{where}: {name}: {match.group(0)!r}"
              for where, text in _texts()

@@ -72,6 +72,7 @@ def test_translation_into_the_same_game_is_the_blueprint(blueprint):
         translated_strategy(games.no_limit_leduc((0.5,), ranks=4, suits=1), abstract, strategy)
 
 
+@pytest.mark.slow  # solves nested subgames: make test only
 def test_translation_and_nested_solving_of_a_pot_sized_bet(blueprint):
     abstract, strategy = blueprint
     game = games.no_limit_leduc((0.5, 1, 2), ranks=4, suits=1)

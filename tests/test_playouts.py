@@ -42,6 +42,7 @@ def test_the_mean_payoff_agrees_with_the_exact_expected_value_on_leduc():
     assert abs(result.mean - exact) < 4 * result.stderr
 
 
+@pytest.mark.slow  # 40,000 games: make test only
 def test_head_to_head_averages_both_seats_like_the_exact_values():
     kuhn = games.kuhn()
     trained = cfrlib.CFR(kuhn).iterate(200).average_strategy()

@@ -29,6 +29,7 @@ def test_uniform_start_in_rps_is_already_the_equilibrium():
     assert np.all(run.current[0] == 1 / 3) and np.all(run.exploitability == 0.0)
 
 
+@pytest.mark.slow  # thousands of iterations: make test only
 @pytest.mark.parametrize("plus", [False, True])
 def test_self_play_converges_to_the_equilibrium_of_rps(plus):
     run = run_regret_matching(games.rps(), 5000, plus=plus, initial=START)

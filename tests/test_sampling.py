@@ -88,6 +88,7 @@ def expected_increments(tree, probs, traverser, kind):
     return regret, sums
 
 
+@pytest.mark.slow  # 3,000 sampled iterations a rule: make test only
 @pytest.mark.parametrize("name", ["cs", "cs-simultaneous", "es", "os"])
 def test_one_iteration_is_unbiased_on_kuhn(name):
     """Over many independent iterations from the same random regrets, the mean change of every

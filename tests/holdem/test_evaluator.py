@@ -74,6 +74,7 @@ def test_every_five_card_hand():
     assert len(distinct) == 7462
 
 
+@pytest.mark.slow  # the 21 five-card hands of 300 deals: make test only
 def test_seven_cards_are_the_best_five():
     rng = np.random.default_rng(7)
     for _ in range(300):
