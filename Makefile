@@ -153,5 +153,5 @@ bench: venv
 	$(BIN)/python benchmarks/report.py $(BENCH_ARGS)
 
 clean:
-	rm -rf _build _vendor chapters/api .pytest_cache .hypothesis .mypy_cache
+	rm -rf _build _vendor chapters/api .pytest_cache .mypy_cache
 	find . -name __pycache__ -type d -not -path './$(VENV)/*' -prune -exec rm -rf {} +
