@@ -8,7 +8,8 @@ after the other, as a new contributor would: ``make venv``, ``make check`` and `
 (without the browser tests, as CI runs it). For each it reports the wall time and the CPU time
 of all its processes (``wait4``: test workers, notebook kernels, book
 builds), then the tests' own durations from pytest's ``--durations=0``, summed by kind
-(notebooks, book builds, wheel, the rest), the heaviest files and every chapter. Run it on the
+(notebooks, book builds, wheel, the rest), the heaviest files and every chapter, and the tests of
+``make check`` that took half a second or more (the rule of the ``slow`` marker). Run it on the
 slower machines of this kind to see whether their time goes where this machine's does; the
 first lines name the CPU, whether its cores are threads of one physical core (SMT) and whether it
 has AVX-512.
@@ -40,17 +41,19 @@ from pathlib import Path
 from common import print_table
 
 ROOT = Path(__file__).resolve().parents[1]
-DURATION = re.compile(r"^\s*([\d.]+)s (?:call|setup|teardown)\s+([^:\s]+)::")
+DURATION = re.compile(r"^\s*([\d.]+)s (?:call|setup|teardown)\s+(([^:\s]+)::.*?)\s*$")
+QUICK_TIER_LIMIT = 0.5
+"""Seconds of a test beyond which pytest.ini's rule marks it ``slow`` (make test only)."""
 
 
-def durations_by_file(output: str) -> Counter[str]:
-    """Seconds per test file (or notebook) in pytest's ``--durations=0`` report: its tests'
-    call, setup and teardown phases summed."""
+def durations_by_file(output: str, per_test: bool = False) -> Counter[str]:
+    """Seconds per test file (or notebook) in pytest's ``--durations=0`` report, or per test
+    (its id, parameters included) with ``per_test``: the call, setup and teardown phases summed."""
     found: Counter[str] = Counter()
     for line in output.splitlines():
         match = DURATION.match(line)
         if match:
-            found[match.group(2)] += float(match.group(1))
+            found[match.group(2 if per_test else 3)] += float(match.group(1))
     return found
 
 
@@ -192,6 +195,11 @@ def main() -> None:
     check = durations_by_file(phases["make check"][2])
     print(f"make check: the heaviest files ({sum(check.values()):.0f} s summed over the workers)")
     print_table(["file", "s"], [[p, f"{s:.1f}"] for p, s in check.most_common(10)], args.markdown)
+    over = [(t, s) for t, s in durations_by_file(phases["make check"][2], per_test=True).most_common()
+            if s >= QUICK_TIER_LIMIT]
+    print(f"make check: the tests that took {QUICK_TIER_LIMIT} s or more (pytest.ini: mark them slow; "
+          "a test's first use of a fixture or a compiled kernel counts)")
+    print_table(["test", "s"], [[t, f"{s:.2f}"] for t, s in over] or [["none", ""]], args.markdown)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,15 @@ def test_durations_are_summed_per_file_over_every_phase():
                                    "tests/test_notebooks_anywhere.py": 0.01})
 
 
+def test_durations_are_summed_per_test_with_its_parameters():
+    found = durations_by_file(REPORT, per_test=True)
+    assert found["tests/book/test_build_guards.py::test_nbval_fails_on_error_and_on_changed_number"] == 6.34
+    assert found["chapters/12_beyond_small_games.ipynb::Cell 8"] == 8.27
+    assert found["tests/test_sampling.py::test_one_iteration_is_unbiased_on_kuhn[os]"] == 0.50
+    assert sum(found.values()) == pytest.approx(sum(durations_by_file(REPORT).values()))
+    assert len(found) == 7
+
+
 def test_files_are_grouped_by_what_their_time_is_spent_on():
     book, wheel = marked_files("book"), marked_files("wheel")
     assert "tests/book/test_build_guards.py" in book
