@@ -119,7 +119,8 @@ def test_mmd_current_strategy_settles_at_the_qre_not_at_an_equilibrium(kuhn):
     assert cfrlib.exploitability(kuhn, solver.current_strategy()) > 0.01
 
 
-@pytest.mark.parametrize("make_game", [games.kuhn, games.leduc, pytest.param(games.bluff, marks=pytest.mark.slow)],
+@pytest.mark.parametrize("make_game", [games.kuhn, games.leduc,
+                                       pytest.param(games.bluff, marks=pytest.mark.slow)],
                          ids=["kuhn", "leduc", "bluff11"])
 def test_mmd_default_step_is_the_temperature_over_the_largest_payoff_entry_squared(make_game):
     """``eta = lambda / L^2``, ``L`` the largest entry of the sequence-form payoff matrix, summed pair

@@ -102,7 +102,8 @@ def _numpy_values_pass(block, q, sigma, sequential):
     return v
 
 
-@pytest.mark.parametrize("make", [games.kuhn, games.leduc, pytest.param(lambda: games.bluff(dice=(1, 1), sides=6), marks=pytest.mark.slow),
+@pytest.mark.parametrize("make", [games.kuhn, games.leduc,
+                                  pytest.param(lambda: games.bluff(dice=(1, 1), sides=6), marks=pytest.mark.slow),
                                   lambda: RandomGame(2)], ids=["kuhn", "leduc", "bluff-1x1", "random"])
 def test_compiled_passes_add_up_as_numpy_does_bit_for_bit(make):
     """The compiled sums over terminals and backward pass give numpy's bits (np.bincount,
