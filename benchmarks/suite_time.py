@@ -46,7 +46,7 @@ QUICK_TIER_LIMIT = 0.5
 """Seconds of a test beyond which pytest.ini's rule marks it ``slow`` (make test only)."""
 
 
-def durations_by_file(output: str, per_test: bool = False) -> Counter[str]:
+def durations(output: str, per_test: bool = False) -> Counter[str]:
     """Seconds per test file (or notebook) in pytest's ``--durations=0`` report, or per test
     (its id, parameters included) with ``per_test``: the call, setup and teardown phases summed."""
     found: Counter[str] = Counter()
@@ -178,7 +178,7 @@ def main() -> None:
                 [[name, f"{wall:.0f}", f"{cpu:.0f}", f"{cpu / wall:.2f}"]
                  for name, (wall, cpu, _) in phases.items()], args.markdown)
 
-    files = durations_by_file(phases["make test"][2])
+    files = durations(phases["make test"][2])
     book, wheel = marked_files("book"), marked_files("wheel")
     kinds: Counter[str] = Counter()
     for path, seconds in files.items():
@@ -192,10 +192,10 @@ def main() -> None:
     print("make test: each chapter under nbval")
     print_table(["chapter", "s"], [[p, f"{s:.1f}"] for p, s in sorted(files.items()) if p.endswith(".ipynb")],
                 args.markdown)
-    check = durations_by_file(phases["make check"][2])
+    check = durations(phases["make check"][2])
     print(f"make check: the heaviest files ({sum(check.values()):.0f} s summed over the workers)")
     print_table(["file", "s"], [[p, f"{s:.1f}"] for p, s in check.most_common(10)], args.markdown)
-    over = [(t, s) for t, s in durations_by_file(phases["make check"][2], per_test=True).most_common()
+    over = [(t, s) for t, s in durations(phases["make check"][2], per_test=True).most_common()
             if s >= QUICK_TIER_LIMIT]
     print(f"make check: the tests that took {QUICK_TIER_LIMIT} s or more (pytest.ini: mark them slow; "
           "a test's first use of a fixture or a compiled kernel counts)")

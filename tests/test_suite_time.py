@@ -4,7 +4,7 @@ charges each of the commands it runs side by side its own time."""
 import sys
 
 import pytest
-from suite_time import durations_by_file, kind_of, marked_files, side_by_side, threads_of_a_core
+from suite_time import durations, kind_of, marked_files, side_by_side, threads_of_a_core
 
 REPORT = """\
 ============================= slowest durations ==============================
@@ -22,7 +22,7 @@ REPORT = """\
 
 
 def test_durations_are_summed_per_file_over_every_phase():
-    found = durations_by_file(REPORT)
+    found = durations(REPORT)
     assert found == pytest.approx({"tests/book/test_build_guards.py": 25.15,
                                    "chapters/12_beyond_small_games.ipynb": 8.27,
                                    "chapters/06_chance_sampling.ipynb": 1.70,
@@ -31,11 +31,11 @@ def test_durations_are_summed_per_file_over_every_phase():
 
 
 def test_durations_are_summed_per_test_with_its_parameters():
-    found = durations_by_file(REPORT, per_test=True)
+    found = durations(REPORT, per_test=True)
     assert found["tests/book/test_build_guards.py::test_nbval_fails_on_error_and_on_changed_number"] == 6.34
     assert found["chapters/12_beyond_small_games.ipynb::Cell 8"] == 8.27
     assert found["tests/test_sampling.py::test_one_iteration_is_unbiased_on_kuhn[os]"] == 0.50
-    assert sum(found.values()) == pytest.approx(sum(durations_by_file(REPORT).values()))
+    assert sum(found.values()) == pytest.approx(sum(durations(REPORT).values()))
     assert len(found) == 7
 
 
@@ -44,7 +44,7 @@ def test_files_are_grouped_by_what_their_time_is_spent_on():
     assert "tests/book/test_build_guards.py" in book
     assert "tests/test_notebooks_anywhere.py" in wheel
     assert "tests/test_sampling.py" not in book | wheel
-    kinds = {path: kind_of(path, book, wheel) for path in durations_by_file(REPORT)}
+    kinds = {path: kind_of(path, book, wheel) for path in durations(REPORT)}
     assert kinds == {"tests/book/test_build_guards.py": "book builds",
                      "chapters/12_beyond_small_games.ipynb": "notebooks",
                      "chapters/06_chance_sampling.ipynb": "notebooks",
