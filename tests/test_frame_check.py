@@ -128,3 +128,31 @@ def test_a_one_pixel_difference_in_a_saved_frame_passes(pages):
     png = edited(base64.b64decode(saved["images"][k]), one_pixel)
     saved["images"][k] = base64.b64encode(png).decode("ascii")
     assert explorer_differences(saved, fresh) == []
+
+
+def test_printed_texts_are_compared_after_normalizing():
+    """make test passes nbval's sanitizing (tests/nbval_sanitize.cfg) as ``normalize``: round-off
+    printed under a frame may differ in its last bits; a larger gap, or any change without it,
+    may not."""
+    from nbval.plugin import get_sanitize_patterns
+
+    patterns = get_sanitize_patterns((Path(__file__).parent / "nbval_sanitize.cfg").read_text())
+
+    def sanitize(text):
+        for regex, replace in patterns:
+            text = re.sub(regex, replace, text)
+        return text
+
+    png = io.BytesIO()
+    Image.new("RGB", (4, 4)).save(png, format="png")
+    image = base64.b64encode(png.getvalue()).decode("ascii")
+
+    def page(text):
+        return {"axes": ["rounds"], "shape": [1], "frame_of": [0], "texts": [text],
+                "images": [image]}
+    saved = page("gap 4.2e-17, exploitability 0.0e+00")
+    assert explorer_differences(saved, page("gap -1.1e-16, exploitability 2.8e-17"), sanitize) == []
+    assert explorer_differences(saved, page("gap 1.0e-09, exploitability 0.0e+00"), sanitize) == [
+        "grid point 0: printed text 'gap 4.2e-17, exploitability 0.0e+00' saved, "
+        "'gap 1.0e-09, exploitability 0.0e+00' fresh"]
+    assert explorer_differences(saved, page("gap -1.1e-16, exploitability 2.8e-17")) != []

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import io
+from collections.abc import Callable
 
 import numpy as np
 
@@ -47,10 +48,12 @@ def picture_difference(saved: bytes, fresh: bytes) -> str | None:
             f"{allowed} may), in x {cols.min()}-{cols.max()}, y {rows.min()}-{rows.max()}")
 
 
-def explorer_differences(saved: dict, fresh: dict) -> list[str]:
+def explorer_differences(saved: dict, fresh: dict,
+                         normalize: Callable[[str], str] = str) -> list[str]:
     """What differs between an explorer's saved static data (``cfrbook.interactive``) and a
     fresh run's, at the grid points the fresh run drew: the controls, a printed text (compared
-    exactly) or a picture (compared by :func:`picture_difference`)."""
+    exactly once both pass through ``normalize``: nbval's sanitizing in make test) or a picture
+    (compared by :func:`picture_difference`)."""
     for key in ("axes", "shape"):
         if saved[key] != fresh[key]:
             return [f"its {key} differ"]
@@ -60,7 +63,7 @@ def explorer_differences(saved: dict, fresh: dict) -> list[str]:
             continue
         if old is None:
             found.append(f"grid point {point}: no saved frame")
-        elif saved["texts"][old] != fresh["texts"][new]:
+        elif normalize(saved["texts"][old]) != normalize(fresh["texts"][new]):
             found.append(f"grid point {point}: printed text {saved['texts'][old]!r} saved, "
                          f"{fresh['texts'][new]!r} fresh")
         elif why := picture_difference(base64.b64decode(saved["images"][old]),

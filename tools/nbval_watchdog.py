@@ -22,7 +22,7 @@ widget ids change on every run), but the frames its static page shows must be th
 draws. The notebooks run with ``CFRLIB_EXPLORER_FRAMES=sample`` (unless the environment sets it),
 so a fresh run draws each explorer's opening frame and the end of its grid farther from it; after
 the cell runs, each is compared with the saved frame of the same grid point: its printed text
-exactly, its picture within a tolerance (tools/frame_check.py: the same size and at most a
+as nbval compares outputs (after the sanitize file's substitutions: round-off), its picture within a tolerance (tools/frame_check.py: the same size and at most a
 handful of changed pixels, because numpy's arithmetic may differ in the last bit between CPUs).
 
 Strict nbval compares code cells' outputs only. The numbers quoted in the prose are inline
@@ -200,7 +200,8 @@ def _user_expressions(notebook, request: dict[str, str], timeout: float) -> dict
 
 def _stale_quotes(item) -> list[str]:
     """Evaluate the expressions of the markdown cells after ``item``'s code cell (up to the next
-    code cell) in the notebook's kernel; what differs from the results stored in the cells."""
+    code cell) in the notebook's kernel; what differs from the results stored in the cells, both
+    sides passed through the sanitize file's substitutions as nbval's outputs are (round-off)."""
     notebook, timeout = item.parent, item.config.option.nbval_cell_timeout
     cells = notebook.nb.cells
     start = next(number for number, cell in enumerate(cells) if cell is item.cell) + 1
@@ -219,7 +220,8 @@ def _stale_quotes(item) -> list[str]:
             if entry["expression"] not in saved:
                 stale.append(f"cell {number} (markdown): {{eval}}`{entry['expression']}` has no "
                              f"stored result (it evaluates to {now})")
-            elif (was := user_expressions.shown(saved[entry["expression"]])) != now:
+            elif (item.sanitize(was := user_expressions.shown(saved[entry["expression"]]))
+                  != item.sanitize(now)):
                 stale.append(f"cell {number} (markdown): {{eval}}`{entry['expression']}` shows "
                              f"{was} (stored) but evaluates to {now}")
     return stale
@@ -293,7 +295,7 @@ def _check_explorer_frames(item) -> None:
         pytest.fail(f"{where}: {len(saved)} explorer(s) saved, {len(fresh)} in a fresh run",
                     pytrace=False)
     for number, (old, new) in enumerate(zip(saved, fresh), 1):
-        found = explorer_differences(old, new)
+        found = explorer_differences(old, new, item.sanitize)
         if found:
             pytest.fail(f"{where}: explorer {number}: its saved frames differ from a fresh run's; "
                         "the published page would not show what a kernel draws (re-execute the "

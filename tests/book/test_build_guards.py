@@ -81,10 +81,10 @@ def _test_setup(root: Path) -> Path:
 QUOTE = 'The answer is {eval}`f"{6 * 7 / 100:.1%}"` of {eval}`x`.'
 
 
-def _quote(stored: dict[str, str] | None) -> nbformat.NotebookNode:
-    """A markdown cell quoting two numbers with ``{eval}``; ``stored`` gives the text/plain
-    result stored for each expression (None: nothing stored)."""
-    cell = nbformat.v4.new_markdown_cell(QUOTE)
+def _quote(stored: dict[str, str] | None, text: str = QUOTE) -> nbformat.NotebookNode:
+    """A markdown cell quoting numbers with ``{eval}`` (by default two); ``stored`` gives the
+    text/plain result stored for each expression (None: nothing stored)."""
+    cell = nbformat.v4.new_markdown_cell(text)
     if stored is not None:
         cell.metadata["user_expressions"] = [
             {"expression": expression, "result": {"status": "ok", "metadata": {},
@@ -126,6 +126,12 @@ FIGURE = ("import matplotlib.pyplot as plt\n"
           "print('drawn')")
 
 
+# Round-off (nbval_sanitize.cfg): a gap below 1e-11, printed or quoted, may differ in its last
+# bits from the one saved on another CPU.
+ROUND_OFF = "gap = {gap}\nprint(f'{{-gap:.1e}} {{0.0:.1e}}')"
+GAP = 'The two agree to {eval}`f"{gap:.0e}"`.'
+GAP_SAVED = {'f"{gap:.0e}"': "'4e-17'"}
+
 STOP_KERNEL = "import os, signal\nos.kill(os.getpid(), signal.SIGSTOP)  # alive, silent, idle"
 STOP_ONCE = ("import os, pathlib, signal\nmarker = pathlib.Path('../stop-once')\n"
              "if marker.exists():\n    marker.unlink()\n    os.kill(os.getpid(), signal.SIGSTOP)\n"
@@ -154,7 +160,8 @@ def nbval_run(tmp_path_factory) -> tuple[subprocess.CompletedProcess, dict[str, 
     timing = _quote({**current, "x": "41"})          # a measurement: not compared, like its code
     timing.metadata["tags"] = ["nbval-ignore-output"]
     # Cells 0-1: printed numbers (another memory address is no change); 2-3: quoted numbers,
-    # current and a timing; 4: a legible figure; 5: the kernel's garbage-collector thresholds.
+    # current and a timing; 4: a legible figure; 5: the kernel's garbage-collector thresholds;
+    # 6: round-off printed and quoted, another CPU's last bits saved.
     _notebook(chapters / "clean.ipynb", [
         ("print(6 * 7)", "42\n"),
         ("print(object())", "<object object at 0x7f00deadbeef>\n"),
@@ -162,15 +169,18 @@ def nbval_run(tmp_path_factory) -> tuple[subprocess.CompletedProcess, dict[str, 
         ("print(x)", "42\n"), timing,
         (FIGURE.format(where="upper left"), "drawn\n"),
         ("import gc\nprint(gc.get_threshold())", f"{collector.GC_THRESHOLDS}\n"),
+        (ROUND_OFF.format(gap=1e-17), "-5.6e-17 0.0e+00\n"), _quote(GAP_SAVED, GAP),
     ])
     # Cells 0-1: an error, a changed number; 2-3: quoted numbers, stale and never stored; 4: a
-    # legend over the data.
+    # legend over the data; 5-6: a gap of 1e-9 where round-off was saved, printed and quoted.
     _notebook(chapters / "defects.ipynb", [
         ("1 / 0", ""),
         ("print(6 * 7)", "41\n"),
         ("x = 6 * 7", None), _quote({**current, "x": "41"}),
         ("print(x)", "42\n"), _quote(None),
         (FIGURE.format(where="center"), "drawn\n"),
+        (ROUND_OFF.format(gap=1e-9), "-5.6e-17 0.0e+00\n"),
+        ("print('quoted below')", "quoted below\n"), _quote(GAP_SAVED, GAP),
     ])
     _notebook(chapters / "stops_for_good.ipynb",
               [("x = 6 * 7\nprint(x)", "42\n"), (STOP_KERNEL, None), ("print(x)", "42\n")])
@@ -222,7 +232,7 @@ def test_the_test_processes_and_kernels_collect_garbage_at_the_set_thresholds(nb
     each kernel it starts (the clean notebook's last cell prints the kernel's)."""
     run, outcome = nbval_run
     assert gc.get_threshold() == collector.GC_THRESHOLDS != (700, 10, 10)
-    assert outcome["clean"][5:] == ["passed"], run.stdout[-3000:]
+    assert outcome["clean"][5:6] == ["passed"], run.stdout[-3000:]
 
 
 def test_nbval_fails_on_a_stale_or_missing_quoted_number(nbval_run):
@@ -247,10 +257,21 @@ def test_nbval_fails_on_a_figure_a_reader_cannot_read(nbval_run):
     run, outcome = nbval_run
     assert run.returncode == 1, run.stdout[-3000:]
     assert outcome["clean"][4:5] == ["passed"], run.stdout[-3000:]
-    assert outcome["defects"][4:] == ["failed"], run.stdout[-3000:]
+    assert outcome["defects"][4:5] == ["failed"], run.stdout[-3000:]
     assert ("chapters/defects.ipynb, cell 4: 1 problem(s) with the text of its figures, as the "
             "page shows them:\n  figure 'a curve': the legend ('diagonal') covers points of "
             "'diagonal'") in run.stdout
+
+
+def test_round_off_may_differ_and_a_larger_gap_may_not(nbval_run):
+    """Numbers below 1e-11 in scientific notation, printed or quoted, are round-off
+    (tests/nbval_sanitize.cfg): another CPU's last bits pass; a gap of 1e-9 where round-off was
+    saved fails, printed and quoted."""
+    run, outcome = nbval_run
+    assert outcome["clean"][6:] == ["passed"], run.stdout[-3000:]
+    assert outcome["defects"][5:] == ["failed", "failed"], run.stdout[-3000:]
+    assert "'ROUNDOFF ROUNDOFF\\n' == '-1.0e-09 ROUNDOFF\\n'" in run.stdout
+    assert "{eval}`f\"{gap:.0e}\"` shows '4e-17' (stored) but evaluates to '1e-09'" in run.stdout
 
 
 def _kernels_in(folder: Path) -> list[int]:
