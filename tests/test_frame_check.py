@@ -26,6 +26,7 @@ from cfrbook.interactive import Explorer  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 from frame_check import explorer_differences, picture_difference  # noqa: E402
+from sanitize import sanitizer  # noqa: E402
 
 
 def draw(rounds, rule):
@@ -134,15 +135,7 @@ def test_printed_texts_are_compared_after_normalizing():
     """make test passes nbval's sanitizing (tests/nbval_sanitize.cfg) as ``normalize``: round-off
     printed under a frame may differ in its last bits; a larger gap, or any change without it,
     may not."""
-    from nbval.plugin import get_sanitize_patterns
-
-    patterns = get_sanitize_patterns((Path(__file__).parent / "nbval_sanitize.cfg").read_text())
-
-    def sanitize(text):
-        for regex, replace in patterns:
-            text = re.sub(regex, replace, text)
-        return text
-
+    sanitize = sanitizer()
     png = io.BytesIO()
     Image.new("RGB", (4, 4)).save(png, format="png")
     image = base64.b64encode(png.getvalue()).decode("ascii")
