@@ -39,6 +39,15 @@ def test_durations_are_summed_per_test_with_its_parameters():
     assert len(found) == 7
 
 
+def test_marked_files_are_read_from_the_checkout_that_ran(tmp_path):
+    """--commit runs another commit, whose test files may be marked otherwise than this one's."""
+    (tmp_path / "tests" / "book").mkdir(parents=True)
+    (tmp_path / "tests" / "book" / "test_old.py").write_text("pytestmark = pytest.mark.book\n")
+    (tmp_path / "tests" / "test_plain.py").write_text("def test_it():\n    pass\n")
+    assert marked_files("book", tmp_path) == {"tests/book/test_old.py"}
+    assert marked_files("wheel", tmp_path) == set()
+
+
 def test_files_are_grouped_by_what_their_time_is_spent_on():
     book, wheel = marked_files("book"), marked_files("wheel")
     assert "tests/book/test_build_guards.py" in book
@@ -75,3 +84,15 @@ def test_a_failed_side_by_side_command_stops_the_comparison_naming_it(tmp_path):
     with pytest.raises(SystemExit, match=r"(?s)broken: .* 1 / 0 failed:\n.*ZeroDivisionError"):
         side_by_side({"fine": ([sys.executable, "-c", "pass"], tmp_path),
                       "broken": ([sys.executable, "-c", "1 / 0"], tmp_path)})
+
+
+def test_a_failed_command_can_be_reported_and_timed(tmp_path, capsys):
+    """The fresh-clone timing goes on past a failed command (an old commit's test that fails on
+    this machine), saying so."""
+    runs = side_by_side({"broken": ([sys.executable, "-c", "1 / 0"], tmp_path)},
+                        stop_on_failure=False)
+    wall, cpu, output = runs["broken"]
+    assert wall > 0 and cpu >= 0 and "ZeroDivisionError" in output
+    said = capsys.readouterr().err
+    assert said.startswith("broken: ") and "1 / 0 failed (its times are reported)" in said
+    assert "ZeroDivisionError" in said
