@@ -58,12 +58,13 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # The commands let Python keep its bytecode in __pycache__ (ignored by git, removed by make clean).
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: help venv book assets test check execute lab bench anchors clean
+.PHONY: help venv book assets test test-avx2 check execute lab bench anchors clean
 
 help:
 	@echo "make book    build the HTML book in _build/html (creates .venv on first use)"
 	@echo "make test    unit tests + strict nbval over every notebook in chapters/"
 	@echo "make check   the quick tier: unit tests only, under a minute"
+	@echo "make test-avx2  the notebooks again with the arithmetic of a CPU without AVX-512"
 	@echo "make execute re-execute notebooks in place (NB=chapters/04_vanilla_cfr.ipynb; default all)"
 	@echo "make lab     open the notebooks in JupyterLab"
 	@echo "make bench   run the benchmarks (with OpenSpiel and LiteEFG in .venv-anchors) into benchmarks/README.md"
@@ -114,6 +115,17 @@ book: venv assets
 
 test: venv
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=5 $(ARGS)
+
+# The notebooks again with the arithmetic of a CPU without AVX-512, such as the slower EPYC of issue
+# 40 (CI runs it after make test): numpy's AVX2 kernels (its AVX-512 targets disabled), OpenBLAS's
+# for Zen and numba's code for Zen 3, each compiled once into numba's cache first. A printed number
+# that differs there by more than round-off (tests/nbval_sanitize.cfg) fails here, on a machine with
+# AVX-512, as it would on such a CPU; on a CPU without AVX-512 this is make test's notebooks again.
+AVX2_ENV := NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL AVX512_SPR" OPENBLAS_CORETYPE=Zen NUMBA_CPU_NAME=znver3
+
+test-avx2: venv
+	$(AVX2_ENV) $(BIN)/python -m cfrlib.compile_cache
+	$(AVX2_ENV) $(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder chapters $(ARGS)
 
 # The quick tier, to run while working: cfrlib's unit tests, without the notebooks, the browser,
 # book builds or wheel builds (markers in pytest.ini).
