@@ -21,9 +21,10 @@ A cell that shows an explorer (``cfrbook.interactive``) is tagged ``nbval-ignore
 widget ids change on every run), but the frames its static page shows must be the figures a kernel
 draws. The notebooks run with ``CFRLIB_EXPLORER_FRAMES=sample`` (unless the environment sets it),
 so a fresh run draws each explorer's opening frame and the end of its grid farther from it; after
-the cell runs, each is compared with the saved frame of the same grid point: its printed text
-as nbval compares outputs (after the sanitize file's substitutions: round-off), its picture within a tolerance (tools/frame_check.py: the same size and at most a
-handful of changed pixels, because numpy's arithmetic may differ in the last bit between CPUs).
+the cell runs, each is compared with the saved frame of the same grid point: its printed text as
+nbval compares outputs (after the sanitize file's substitutions: round-off), its picture within a
+tolerance (tools/frame_check.py: the same size and at most a handful of changed pixels, because
+numpy's arithmetic may differ in the last bit between CPUs).
 
 Strict nbval compares code cells' outputs only. The numbers quoted in the prose are inline
 ``{eval}`` expressions of markdown cells, with their results stored in the cells' metadata
