@@ -125,7 +125,7 @@ AVX2_ENV := NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL AVX512_SPR" OPENBLAS_COR
 
 test-avx2: venv
 	$(AVX2_ENV) $(BIN)/python -m cfrlib.compile_cache
-	$(AVX2_ENV) $(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder chapters $(ARGS)
+	$(AVX2_ENV) $(MAKE) --no-print-directory test ARGS="chapters $(ARGS)"
 
 # The quick tier, to run while working: cfrlib's unit tests, without the notebooks, the browser,
 # book builds or wheel builds (markers in pytest.ini).

@@ -17,10 +17,10 @@ from nbval.plugin import get_sanitize_patterns
 SANITIZE_FILE = Path(__file__).resolve().parents[1] / "tests" / "nbval_sanitize.cfg"
 
 
-def sanitizer(path: Path = SANITIZE_FILE) -> Callable[[str], str]:
-    """``text`` with every ``regex`` of the file replaced by its ``replace``, in order."""
+def sanitizer() -> Callable[[str], str]:
+    """``text`` with every ``regex`` of SANITIZE_FILE replaced by its ``replace``, in order."""
     patterns = [(re.compile(regex), replace)
-                for regex, replace in get_sanitize_patterns(path.read_text())]
+                for regex, replace in get_sanitize_patterns(SANITIZE_FILE.read_text())]
 
     def sanitize(text: str) -> str:
         for regex, replace in patterns:
